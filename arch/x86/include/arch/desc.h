@@ -1,0 +1,49 @@
+/* arch/desc.h (i386) - segment selectors and the saved register frame. */
+#ifndef ARCH_DESC_H
+#define ARCH_DESC_H
+
+#define __KERNEL_CS	0x08
+#define __KERNEL_DS	0x10
+#define GDT_TSS		0x18	/* the task we run in */
+#define GDT_DF_TSS	0x20	/* the double-fault task, with its own stack */
+#define GDT_ENTRIES	5
+
+#define FIRST_IRQ_VECTOR	32
+#define NR_IRQS			16
+
+#ifndef __ASSEMBLER__
+#include <tiny/types.h>
+
+/* The frame the trap stubs in entry.S build on the stack, lowest address first. */
+struct pt_regs {
+	u32 gs, fs, es, ds;
+	u32 edi, esi, ebp, esp_at_pusha, ebx, edx, ecx, eax;
+	u32 vector;
+	u32 error_code;
+	u32 eip, cs, eflags;	/* pushed by the CPU */
+};
+
+void do_trap(struct pt_regs *regs);
+void do_irq(struct pt_regs *regs);
+void gdt_init(void);
+void trap_init(void);
+void irq_init(void);
+void paging_init(void);
+void serial_init(void);
+void vga_init(void);
+void serial_enable_rx_irq(void);
+void serial_putc(char c);
+void vga_write(const char *s, size_t len);
+int serial_getc(void);
+/* Installs handler for ISA interrupt irq (0-15) and unmasks it. */
+void request_irq(unsigned int irq, void (*handler)(struct pt_regs *regs));
+/* Prints the registers of a frame (used by exception and panic reports). */
+void show_regs(const struct pt_regs *regs);
+void show_stack(unsigned long esp);
+/* The double-fault task's entry point (entry is a task switch, not a call). */
+__attribute__((__noreturn__)) void double_fault_task(void);
+/* Gives the double-fault task the page directory (called by paging_init). */
+void gdt_set_df_cr3(unsigned long cr3);
+#endif
+
+#endif /* ARCH_DESC_H */

@@ -1,0 +1,30 @@
+/* time.c - the 8254 PIT as the periodic tick at CONFIG_HZ. */
+#include <tiny/kernel.h>
+#include <tiny/timer.h>
+#include <tiny/arch.h>
+#include <arch/desc.h>
+#include <arch/io.h>
+
+#define PIT_FREQ	1193182UL	/* input clock, Hz */
+#define PIT_CH0		0x40
+#define PIT_MODE	0x43
+#define PIT_CH0_RATE	0x34	/* channel 0, lobyte/hibyte, mode 2 (rate generator) */
+
+static void timer_interrupt(struct pt_regs *regs)
+{
+	(void)regs;
+	timer_tick();
+}
+
+/* Programs channel 0 to interrupt HZ times a second and installs the handler. */
+void arch_time_init(void)
+{
+	unsigned long divisor = (PIT_FREQ + HZ / 2) / HZ;
+
+	BUILD_BUG_ON(CONFIG_HZ < 19 || CONFIG_HZ > 10000);
+	outb(PIT_CH0_RATE, PIT_MODE);
+	outb(divisor & 0xff, PIT_CH0);
+	outb((divisor >> 8) & 0xff, PIT_CH0);
+	request_irq(0, timer_interrupt);
+	printk(KERN_INFO "time: 8254 PIT at %d Hz (divisor %lu)\n", HZ, divisor);
+}

@@ -1,0 +1,171 @@
+/* traps.c - the IDT, CPU exception reports and the trap dispatcher.
+ *
+ * All 32 exception vectors get a handler that prints what happened (name,
+ * error code, the faulting address for page faults), the registers and the
+ * stack, then panics: the kernel has no way to recover from its own faults.
+ * Vectors 32-47 are the 8259 interrupts, passed to do_irq().
+ */
+#include <tiny/kernel.h>
+#include <arch/desc.h>
+#include <arch/processor.h>
+#include <tiny/string.h>
+#include <tiny/arch.h>
+
+struct idt_entry {
+	u16 offset_low;
+	u16 selector;
+	u8 zero;
+	u8 type_attr;
+	u16 offset_high;
+} __packed;
+
+struct idt_ptr {
+	u16 limit;
+	u32 base;
+} __packed;
+
+#define IDT_INTERRUPT_GATE	0x8e	/* present, ring 0, 32-bit interrupt gate */
+#define IDT_TASK_GATE		0x85	/* present, ring 0, task gate */
+
+static struct idt_entry idt[256] __aligned(8);
+extern const u32 trap_stubs[FIRST_IRQ_VECTOR + NR_IRQS];
+
+
+static const char *const exception_names[32] = {
+	"divide error", "debug", "non-maskable interrupt", "breakpoint",
+	"overflow", "bound range exceeded", "invalid opcode", "device not available",
+	"double fault", "coprocessor segment overrun", "invalid TSS", "segment not present",
+	"stack-segment fault", "general protection fault", "page fault", "reserved (15)",
+	"x87 floating-point error", "alignment check", "machine check", "SIMD floating-point error",
+	"virtualization exception", "control protection", "reserved (22)", "reserved (23)",
+	"reserved (24)", "reserved (25)", "reserved (26)", "reserved (27)",
+	"hypervisor injection", "VMM communication", "security exception", "reserved (31)",
+};
+
+static void set_gate(int vector, u32 offset, u16 selector, u8 type)
+{
+	idt[vector].offset_low = offset & 0xffff;
+	idt[vector].selector = selector;
+	idt[vector].zero = 0;
+	idt[vector].type_attr = type;
+	idt[vector].offset_high = offset >> 16;
+}
+
+/* Fills and loads the IDT.  Boot CPU, interrupts off. */
+void trap_init(void)
+{
+	struct idt_ptr ptr;
+	int v;
+
+	for (v = 0; v < FIRST_IRQ_VECTOR + NR_IRQS; v++)
+		set_gate(v, trap_stubs[v], __KERNEL_CS, IDT_INTERRUPT_GATE);
+	/* A double fault switches to a task with a fresh stack. */
+	set_gate(8, 0, GDT_DF_TSS, IDT_TASK_GATE);
+
+	ptr.limit = sizeof(idt) - 1;
+	ptr.base = (u32)(uintptr_t)idt;
+	__asm__ __volatile__("lidt %0" : : "m"(ptr));
+}
+
+void show_regs(const struct pt_regs *regs)
+{
+	printk(KERN_EMERG "EIP: %04x:%08x EFLAGS: %08x\n", regs->cs, regs->eip, regs->eflags);
+	printk(KERN_EMERG "EAX: %08x EBX: %08x ECX: %08x EDX: %08x\n",
+	       regs->eax, regs->ebx, regs->ecx, regs->edx);
+	printk(KERN_EMERG "ESI: %08x EDI: %08x EBP: %08x ESP: %08lx\n",
+	       regs->esi, regs->edi, regs->ebp,
+	       (unsigned long)(uintptr_t)&regs->eflags + sizeof(regs->eflags));
+	printk(KERN_EMERG "DS: %04x ES: %04x FS: %04x GS: %04x\n",
+	       regs->ds & 0xffff, regs->es & 0xffff, regs->fs & 0xffff, regs->gs & 0xffff);
+	printk(KERN_EMERG "CR0: %08lx CR2: %08lx CR3: %08lx CR4: %08lx\n",
+	       read_cr0(), read_cr2(), read_cr3(), read_cr4());
+}
+
+static void explain_page_fault(const struct pt_regs *regs)
+{
+	unsigned long addr = read_cr2();
+	u32 err = regs->error_code;
+
+	printk(KERN_EMERG "BUG: %s %s at address %08lx%s\n",
+	       (err & 1) ? "protection violation on" : "unmapped page",
+	       (err & 2) ? "write" : ((err & 16) ? "instruction fetch" : "read"),
+	       addr, addr < 4096 ? " (NULL pointer dereference)" : "");
+}
+
+/* Reports a CPU exception raised by kernel code and panics. */
+static __noreturn void die(struct pt_regs *regs)
+{
+	u32 v = regs->vector;
+
+	printk(KERN_EMERG "*** %s (vector %u), error code %08x, at EIP %08x\n",
+	       exception_names[v], v, regs->error_code, regs->eip);
+	if (v == 14)
+		explain_page_fault(regs);
+	show_regs(regs);
+	show_stack((unsigned long)(uintptr_t)&regs->eflags + sizeof(regs->eflags));
+	panic("Fatal exception: %s", exception_names[v]);
+}
+
+/* Called by every stub in entry.S with the saved frame. */
+void do_trap(struct pt_regs *regs)
+{
+	if (regs->vector >= FIRST_IRQ_VECTOR && regs->vector < FIRST_IRQ_VECTOR + NR_IRQS)
+		do_irq(regs);
+	else
+		die(regs);
+}
+
+extern char _stext[], _etext[], boot_stack[], boot_stack_top[];
+
+/* Prints the top of the stack and every word on it that points into kernel
+ * text (return addresses, most likely): scripts/symbolize.py turns them
+ * into function names using System.map. */
+void show_stack(unsigned long esp)
+{
+	u32 *sp = (u32 *)esp, *top = (u32 *)boot_stack_top;
+	int i;
+
+	if (esp < (unsigned long)(uintptr_t)boot_stack || esp >= (unsigned long)(uintptr_t)top) {
+		printk(KERN_EMERG "Stack: %08lx is outside the boot stack\n", esp);
+		return;
+	}
+	printk(KERN_EMERG "Stack:");
+	for (i = 0; i < 16 && sp + i < top; i++)
+		printk(KERN_CONT "%s %08x", (i % 8) ? "" : "\n ", sp[i]);
+	printk(KERN_CONT "\n");
+	printk(KERN_EMERG "Call Trace (guessed from the stack):\n");
+	for (; sp < top; sp++)
+		if (*sp >= (u32)(uintptr_t)_stext && *sp < (u32)(uintptr_t)_etext)
+			printk(KERN_EMERG " [<%08x>]\n", *sp);
+}
+
+/* Recurses until the stack runs into its guard page.  Each frame hands its
+ * buffer to the next, so the compiler cannot turn the recursion into a loop. */
+static noinline int recurse_forever(volatile char *prev)
+{
+	volatile char pad[256];
+
+	pad[0] = prev[0] + 1;
+	pad[1] = prev[1];
+	if (pad[1])		/* never: start[1] is 0; keeps the compiler from calling this infinite */
+		return 0;
+	return recurse_forever(pad) + pad[1];
+}
+
+int arch_trigger_fault(const char *kind)
+{
+	volatile int zero = 0, dividend = 1;
+	volatile char start[2] = { 0, 0 };
+
+	if (!strcmp(kind, "divide"))
+		return dividend / zero;
+	if (!strcmp(kind, "null"))
+		return *(volatile int *)(uintptr_t)zero;
+	if (!strcmp(kind, "opcode"))
+		__asm__ __volatile__("ud2");
+	else if (!strcmp(kind, "gpf"))
+		__asm__ __volatile__("movl %0, %%ds" : : "r"(0x7f8));
+	else if (!strcmp(kind, "stack"))
+		return recurse_forever(start);
+	return -1;
+}

@@ -1,0 +1,37 @@
+/* bug.h - WARN_ON and BUG_ON: loud reports of impossible states. */
+#ifndef TINY_BUG_H
+#define TINY_BUG_H
+
+#include <tiny/compiler.h>
+
+void __warn(const char *file, int line, const char *cond);
+__noreturn void __bug(const char *file, int line, const char *cond);
+
+/* Prints file, line and condition when cond holds; returns cond. */
+#define WARN_ON(cond) ({					\
+	int __ret_warn = !!(cond);				\
+	if (unlikely(__ret_warn))				\
+		__warn(__FILE__, __LINE__, #cond);		\
+	__ret_warn;						\
+})
+
+/* Like WARN_ON but reports only the first time it triggers. */
+#define WARN_ON_ONCE(cond) ({					\
+	static int __warned;					\
+	int __ret_once = !!(cond);				\
+	if (unlikely(__ret_once) && !__warned) {		\
+		__warned = 1;					\
+		__warn(__FILE__, __LINE__, #cond);		\
+	}							\
+	__ret_once;						\
+})
+
+/* Panics with file and line when cond holds: for states that cannot be survived. */
+#define BUG_ON(cond) do {					\
+	if (unlikely(cond))					\
+		__bug(__FILE__, __LINE__, #cond);		\
+} while (0)
+
+#define BUG() __bug(__FILE__, __LINE__, "BUG()")
+
+#endif /* TINY_BUG_H */

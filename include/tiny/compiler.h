@@ -1,0 +1,33 @@
+/* compiler.h - attributes and small compiler helpers used everywhere. */
+#ifndef TINY_COMPILER_H
+#define TINY_COMPILER_H
+
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+
+#define __used		__attribute__((__used__))
+#define __unused	__attribute__((__unused__))
+#define __aligned(x)	__attribute__((__aligned__(x)))
+#define __packed	__attribute__((__packed__))
+#define __section(s)	__attribute__((__section__(s)))
+#define __noreturn	__attribute__((__noreturn__))
+#define __printf(a, b)	__attribute__((__format__(printf, a, b)))
+#define noinline	__attribute__((__noinline__))
+#define __always_inline	inline __attribute__((__always_inline__))
+#define __must_check	__attribute__((__warn_unused_result__))
+
+/* Compiler barrier: memory accesses are not moved across it. */
+#define barrier()	__asm__ __volatile__("" ::: "memory")
+
+#define READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - __builtin_offsetof(type, member)))
+
+/* Fails the build when cond is true (cond must be a constant). */
+#define BUILD_BUG_ON(cond)	_Static_assert(!(cond), "BUILD_BUG_ON: " #cond)
+
+#endif /* TINY_COMPILER_H */

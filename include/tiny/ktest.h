@@ -1,0 +1,137 @@
+/* ktest.h - in-kernel self-tests reported in KTAP version 1.
+ *
+ * A suite is a named, NULL-terminated array of cases, registered at build
+ * time with KTEST_SUITE() (a pointer in the ktest_suites section).  A case
+ * is a function taking a struct ktest; it checks with the KTEST_EXPECT_*
+ * macros (record a failure and go on) or KTEST_ASSERT_* (record it and
+ * return from the case).  Failures print the file, line, both expressions
+ * and their values.  The same suites run in the kernel (selftest) and, for
+ * mm/, in the host harness.
+ */
+#ifndef TINY_KTEST_H
+#define TINY_KTEST_H
+
+#include <tiny/types.h>
+#include <tiny/compiler.h>
+#include <tiny/printk.h>
+
+enum ktest_status { KTEST_PASS, KTEST_FAIL, KTEST_SKIP };
+
+struct ktest {
+	const char *name;		/* of the running case */
+	enum ktest_status status;
+	char skip_reason[80];
+	void *priv;			/* for the suite's init/exit */
+};
+
+struct ktest_case {
+	const char *name;
+	void (*run)(struct ktest *t);
+};
+
+#define KTEST_CASE(fn)	{ .name = #fn, .run = fn }
+
+struct ktest_suite {
+	const char *name;
+	const struct ktest_case *cases;	/* ends with an empty entry */
+	int (*init)(struct ktest *t);	/* before each case; nonzero skips it */
+	void (*exit)(struct ktest *t);	/* after each case */
+};
+
+#define KTEST_SUITE(suite)						\
+	static const struct ktest_suite *const __ktest_ptr_##suite	\
+		__used __section("ktest_suites") __aligned(sizeof(void *)) = &(suite)
+
+void ktest_fail_cmp(struct ktest *t, const char *file, int line, const char *left,
+		    const char *op, const char *right, long long lv, long long rv);
+void ktest_fail_ptr(struct ktest *t, const char *file, int line, const char *left,
+		    const char *op, const char *right, const void *lv, const void *rv);
+void ktest_fail_str(struct ktest *t, const char *file, int line, const char *left,
+		    const char *right, const char *lv, const char *rv);
+void ktest_fail_msg(struct ktest *t, const char *file, int line, const char *cond);
+/* Prints a diagnostic line ("# ...") belonging to the running case. */
+__printf(2, 3) void ktest_info(struct ktest *t, const char *fmt, ...);
+/* Marks the case skipped with a reason (the caller should then return). */
+__printf(2, 3) void ktest_skip(struct ktest *t, const char *fmt, ...);
+
+#define __KTEST_CMP(t, a, op, b) ({						\
+	__typeof__(a) __ka = (a);						\
+	__typeof__(b) __kb = (b);						\
+	int __kok = (__ka op __kb);						\
+	if (!__kok)								\
+		ktest_fail_cmp(t, __FILE__, __LINE__, #a, #op, #b,		\
+			       (long long)__ka, (long long)__kb);		\
+	__kok;									\
+})
+
+#define __KTEST_PTR_CMP(t, a, op, b) ({					\
+	const void *__ka = (a), *__kb = (b);					\
+	int __kok = (__ka op __kb);						\
+	if (!__kok)								\
+		ktest_fail_ptr(t, __FILE__, __LINE__, #a, #op, #b, __ka, __kb);	\
+	__kok;									\
+})
+
+#define __KTEST_TRUE(t, cond) ({						\
+	int __kok = !!(cond);							\
+	if (!__kok)								\
+		ktest_fail_msg(t, __FILE__, __LINE__, #cond);			\
+	__kok;									\
+})
+
+#define __KTEST_STREQ(t, a, b) ({						\
+	const char *__ka = (a), *__kb = (b);					\
+	int __kok = __ka && __kb && !strcmp(__ka, __kb);			\
+	if (!__kok)								\
+		ktest_fail_str(t, __FILE__, __LINE__, #a, #b, __ka, __kb);	\
+	__kok;									\
+})
+
+#define KTEST_EXPECT_EQ(t, a, b)	((void)__KTEST_CMP(t, a, ==, b))
+#define KTEST_EXPECT_NE(t, a, b)	((void)__KTEST_CMP(t, a, !=, b))
+#define KTEST_EXPECT_LT(t, a, b)	((void)__KTEST_CMP(t, a, <, b))
+#define KTEST_EXPECT_LE(t, a, b)	((void)__KTEST_CMP(t, a, <=, b))
+#define KTEST_EXPECT_GT(t, a, b)	((void)__KTEST_CMP(t, a, >, b))
+#define KTEST_EXPECT_GE(t, a, b)	((void)__KTEST_CMP(t, a, >=, b))
+#define KTEST_EXPECT_TRUE(t, c)		((void)__KTEST_TRUE(t, c))
+#define KTEST_EXPECT_FALSE(t, c)	((void)__KTEST_TRUE(t, !(c)))
+#define KTEST_EXPECT_PTR_EQ(t, a, b)	((void)__KTEST_PTR_CMP(t, a, ==, b))
+#define KTEST_EXPECT_PTR_NE(t, a, b)	((void)__KTEST_PTR_CMP(t, a, !=, b))
+#define KTEST_EXPECT_NULL(t, p)		((void)__KTEST_PTR_CMP(t, p, ==, NULL))
+#define KTEST_EXPECT_NOT_NULL(t, p)	((void)__KTEST_PTR_CMP(t, p, !=, NULL))
+#define KTEST_EXPECT_STREQ(t, a, b)	((void)__KTEST_STREQ(t, a, b))
+
+#define KTEST_ASSERT_EQ(t, a, b)	do { if (!__KTEST_CMP(t, a, ==, b)) return; } while (0)
+#define KTEST_ASSERT_NE(t, a, b)	do { if (!__KTEST_CMP(t, a, !=, b)) return; } while (0)
+#define KTEST_ASSERT_LE(t, a, b)	do { if (!__KTEST_CMP(t, a, <=, b)) return; } while (0)
+#define KTEST_ASSERT_GE(t, a, b)	do { if (!__KTEST_CMP(t, a, >=, b)) return; } while (0)
+#define KTEST_ASSERT_TRUE(t, c)		do { if (!__KTEST_TRUE(t, c)) return; } while (0)
+#define KTEST_ASSERT_FALSE(t, c)	do { if (!__KTEST_TRUE(t, !(c))) return; } while (0)
+#define KTEST_ASSERT_NULL(t, p)		do { if (!__KTEST_PTR_CMP(t, p, ==, NULL)) return; } while (0)
+#define KTEST_ASSERT_NOT_NULL(t, p)	do { if (!__KTEST_PTR_CMP(t, p, !=, NULL)) return; } while (0)
+
+/* Lets ticks timer interrupts happen (the kernel waits for them with
+ * interrupts on; the host harness delivers them).  Process context. */
+void ktest_wait_ticks(unsigned long ticks);
+
+#ifdef CONFIG_SELFTEST
+/*
+ * Runs the registered suites whose names appear in the comma-separated
+ * filter (every suite if filter is NULL or empty; "suite.case" selects one
+ * case), printing KTAP.  Returns the number of failed cases, or -1 if the
+ * filter named a suite that does not exist.
+ */
+int ktest_run(const char *filter);
+/* Lists the registered suites and their cases. */
+void ktest_list(void);
+#else
+static inline int ktest_run(const char *filter)
+{
+	(void)filter;
+	printk(KERN_ERR "selftest: not built in (CONFIG_SELFTEST is off)\n");
+	return -1;
+}
+static inline void ktest_list(void) { }
+#endif
+
+#endif /* TINY_KTEST_H */

@@ -1,0 +1,108 @@
+/* mm.h - the page allocator's API: page frames, orders and free pages.
+ *
+ * Memory is handed out in blocks of 2^order contiguous pages by the buddy
+ * allocator in mm/page_alloc.c.  Every page frame has a struct page in one
+ * array (mem_map); the object allocators use a page's spare words to find
+ * their own bookkeeping from any address in O(1).  Addresses are the
+ * kernel's direct mapping (identity on i386, a host buffer in tests).
+ */
+#ifndef TINY_MM_H
+#define TINY_MM_H
+
+#include <tiny/types.h>
+#include <tiny/list.h>
+#include <tiny/gfp.h>
+#include <arch/page.h>
+
+#define PAGE_SHIFT	ARCH_PAGE_SHIFT
+#define PAGE_SIZE	(1UL << PAGE_SHIFT)
+#define PAGE_MASK	(~(PAGE_SIZE - 1))
+#define PAGE_ALIGN(x)	(((x) + PAGE_SIZE - 1) & PAGE_MASK)
+
+/* Orders 0 .. MAX_ORDER-1: the largest block is 2^(MAX_ORDER-1) pages. */
+#define MAX_ORDER	CONFIG_MAX_ORDER
+
+/* struct page flags */
+#define PG_reserved	0x01u	/* never handed out (hole, kernel image, mem_map) */
+#define PG_buddy	0x02u	/* first page of a free block; order is valid */
+#define PG_head		0x04u	/* first page of an allocated block; order is valid */
+#define PG_slab		0x08u	/* owned by the object allocator */
+#define PG_bigblock	0x10u	/* head of a large kmalloc() block (SLAB) */
+
+struct page {
+	unsigned int flags;		/* PG_* */
+	unsigned int order;		/* block order, valid with PG_buddy/PG_head */
+	struct list_head lru;		/* free_area list, or the owner's list */
+	/* Spare words for the object allocator that owns the page. */
+	void *slab_cache;		/* SLAB: owning cache */
+	void *slab;			/* SLAB: slab descriptor */
+};
+
+/* A range of addresses [start, end). */
+struct mem_region {
+	unsigned long start;
+	unsigned long end;
+};
+
+/*
+ * Sets up mem_map and the free lists over the usable RAM ranges, leaving
+ * out the reserved ranges (kernel image, boot data, modules).  mem_map is
+ * placed in the first free range large enough.  Boot time only.
+ * Returns 0, or -1 if no usable memory or no room for mem_map.
+ */
+int page_alloc_init(const struct mem_region *ram, int nr_ram,
+		    const struct mem_region *reserved, int nr_reserved);
+
+/* Allocation: NULL/0 on failure or order >= MAX_ORDER.  Any context. */
+struct page *alloc_pages(gfp_t gfp, unsigned int order);
+unsigned long __get_free_pages(gfp_t gfp, unsigned int order);
+#define __get_free_page(gfp)	__get_free_pages((gfp), 0)
+unsigned long get_zeroed_page(gfp_t gfp);
+
+/* Free a block from the allocation calls above.  Bad input (not a block
+ * head, wrong order, already free, outside managed memory) is reported and
+ * ignored.  Any context. */
+void __free_pages(struct page *page, unsigned int order);
+void free_pages(unsigned long addr, unsigned int order);
+#define free_page(addr)		free_pages((addr), 0)
+
+/* struct page of a managed address, or NULL for an address outside mem_map. */
+struct page *virt_to_page(const void *addr);
+void *page_address(const struct page *page);
+
+/* Smallest order whose block holds size bytes (size 0 gives order 0). */
+static inline unsigned int get_order(unsigned long size)
+{
+	unsigned int order = 0;
+
+	if (size)
+		size = (size - 1) >> PAGE_SHIFT;
+	while (size) {
+		order++;
+		size >>= 1;
+	}
+	return order;
+}
+
+/* Counters. */
+unsigned long nr_free_pages(void);
+unsigned long totalram_pages(void);	/* managed pages (MemTotal) */
+unsigned long nr_reserved_pages(void);	/* pages of RAM kept out of the allocator */
+unsigned long min_free_pages(void);	/* reserve left to __GFP_HIGH allocations */
+
+struct buddy_snapshot {
+	unsigned long free_pages;
+	unsigned long nr_free[MAX_ORDER];	/* free blocks per order */
+};
+void page_alloc_snapshot(struct buddy_snapshot *snap);
+
+/* Walks every free list and checks it against mem_map and the counters;
+ * reports each inconsistency and returns their number (0 = consistent). */
+int page_alloc_validate(void);
+
+/* Reports printed with printk in the layout of /proc/buddyinfo and the
+ * first lines of /proc/meminfo (MemTotal, MemFree, Slab). */
+void show_buddyinfo(void);
+void show_meminfo(void);
+
+#endif /* TINY_MM_H */

@@ -1,0 +1,44 @@
+/* printk.h - the kernel log: printk(), log levels and string formatting. */
+#ifndef TINY_PRINTK_H
+#define TINY_PRINTK_H
+
+#include <tiny/types.h>
+#include <tiny/compiler.h>
+
+/*
+ * A message may start with a level marker: ASCII SOH followed by a digit,
+ * as in Linux.  Messages above console_loglevel are not shown.
+ */
+#define KERN_SOH	"\001"
+#define KERN_EMERG	KERN_SOH "0"
+#define KERN_ALERT	KERN_SOH "1"
+#define KERN_CRIT	KERN_SOH "2"
+#define KERN_ERR	KERN_SOH "3"
+#define KERN_WARNING	KERN_SOH "4"
+#define KERN_NOTICE	KERN_SOH "5"
+#define KERN_INFO	KERN_SOH "6"
+#define KERN_DEBUG	KERN_SOH "7"
+#define KERN_CONT	KERN_SOH "c"	/* continues the previous line */
+
+#define LOGLEVEL_DEFAULT	6	/* level of a message without marker */
+
+extern int console_loglevel;
+
+/* Formats and logs a message; callable from any context.  Returns bytes formatted. */
+__printf(1, 2) int printk(const char *fmt, ...);
+int vprintk(const char *fmt, va_list args);
+
+/* Formatting into a buffer; always NUL-terminates when size > 0 and returns
+ * the length the full output would have had (C99 semantics). */
+__printf(3, 4) int snprintf(char *buf, size_t size, const char *fmt, ...);
+int vsnprintf(char *buf, size_t size, const char *fmt, va_list args);
+
+#define pr_emerg(fmt, ...)	printk(KERN_EMERG fmt, ##__VA_ARGS__)
+#define pr_err(fmt, ...)	printk(KERN_ERR fmt, ##__VA_ARGS__)
+#define pr_warn(fmt, ...)	printk(KERN_WARNING fmt, ##__VA_ARGS__)
+#define pr_notice(fmt, ...)	printk(KERN_NOTICE fmt, ##__VA_ARGS__)
+#define pr_info(fmt, ...)	printk(KERN_INFO fmt, ##__VA_ARGS__)
+#define pr_debug(fmt, ...)	printk(KERN_DEBUG fmt, ##__VA_ARGS__)
+#define pr_cont(fmt, ...)	printk(KERN_CONT fmt, ##__VA_ARGS__)
+
+#endif /* TINY_PRINTK_H */

@@ -1,0 +1,117 @@
+/* slab.h - the object allocator API, implemented by SLAB or by SLOB.
+ *
+ * Exactly one of mm/slab.c (CONFIG_SLAB) and mm/slob.c (CONFIG_SLOB) is
+ * built; callers use only this header and never know which one they have.
+ * Helpers built on the API alone (krealloc, kstrdup, the per-CPU
+ * allocator) live in mm/util.c and serve both.
+ *
+ * Every call here may be made from interrupt context and never sleeps.
+ * Allocation failure returns NULL; freeing NULL is a no-op.
+ */
+#ifndef TINY_SLAB_H
+#define TINY_SLAB_H
+
+#include <tiny/types.h>
+#include <tiny/gfp.h>
+#include <arch/cache.h>
+
+/* kmem_cache_create() flags */
+#define SLAB_HWCACHE_ALIGN	0x00002000UL	/* align objects on a cache line (a hint) */
+#define SLAB_MUST_HWCACHE_ALIGN	0x00008000UL	/* ... and really do it */
+#define SLAB_PANIC		0x00040000UL	/* panic if creation fails */
+
+/* kmalloc(0) returns this: not NULL, not usable, and faulting if touched
+ * (page 0 is unmapped).  kfree() and ksize() accept it. */
+#define ZERO_SIZE_PTR		((void *)16)
+#define ZERO_OR_NULL_PTR(p)	((uintptr_t)(p) <= (uintptr_t)ZERO_SIZE_PTR)
+
+/* Alignment of every kmalloc() result. */
+#define KMALLOC_MIN_ALIGN	__alignof__(unsigned long long)
+#define L1_CACHE_BYTES		ARCH_L1_CACHE_BYTES
+
+struct kmem_cache;
+
+/* Object constructor or destructor: gets the object's address.  SLAB runs
+ * the constructor when a slab is created and the destructor when it is
+ * destroyed; SLOB runs them on every allocation and every free. */
+typedef void (*kmem_cache_ctor_t)(void *obj);
+
+/*
+ * Creates a cache of objects of size bytes aligned to align (0 = default,
+ * otherwise a power of two).  Returns NULL on failure, or panics naming the
+ * cache when flags has SLAB_PANIC.  Process context.
+ */
+struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align,
+				     unsigned long flags, kmem_cache_ctor_t ctor,
+				     kmem_cache_ctor_t dtor);
+/* Destroys an empty cache and returns 0; a cache that still has objects in
+ * use is reported (name and count) and kept, returning -1. */
+int kmem_cache_destroy(struct kmem_cache *cache);
+void *kmem_cache_alloc(struct kmem_cache *cache, gfp_t flags);
+void kmem_cache_free(struct kmem_cache *cache, void *obj);
+size_t kmem_cache_size(struct kmem_cache *cache);	/* object size */
+const char *kmem_cache_name(struct kmem_cache *cache);
+/* Gives every page the cache can spare back to the page allocator;
+ * returns the number of pages freed. */
+int kmem_cache_shrink(struct kmem_cache *cache);
+
+void *kmalloc(size_t size, gfp_t flags);
+void kfree(const void *obj);
+/* Usable size of a kmalloc() block (>= the size asked for); 0 for NULL. */
+size_t ksize(const void *obj);
+
+/* mm/util.c: built on the calls above, the same for both allocators. */
+void *kzalloc(size_t size, gfp_t flags);
+/* n * size bytes, zeroed; NULL if the product overflows. */
+void *kcalloc(size_t n, size_t size, gfp_t flags);
+/* Resizes obj keeping min(old, new) bytes; krealloc(NULL, ..) is kmalloc,
+ * new_size 0 frees obj and returns ZERO_SIZE_PTR.  On failure returns NULL
+ * and leaves obj untouched. */
+void *krealloc(const void *obj, size_t new_size, gfp_t flags);
+char *kstrdup(const char *s, gfp_t flags);
+void *kmemdup(const void *src, size_t len, gfp_t flags);
+
+/* Per-CPU data: one zeroed copy of size bytes for each possible CPU. */
+#define NR_CPUS			CONFIG_NR_CPUS
+void *__alloc_percpu(size_t size, size_t align);
+void free_percpu(void *ptr);
+void *per_cpu_ptr(void *ptr, unsigned int cpu);
+#define alloc_percpu(type)	((type *)__alloc_percpu(sizeof(type), __alignof__(type)))
+
+/* What the object allocator holds, for meminfo and the benchmarks. */
+struct kmem_stats {
+	unsigned long slab_pages;	/* pages of heap (SLOB) or of slabs (SLAB) */
+	unsigned long large_pages;	/* pages of large blocks taken whole from the page allocator */
+	unsigned long bytes_used;	/* bytes handed out to callers, rounded as the allocator rounds them */
+};
+void kmem_get_stats(struct kmem_stats *stats);
+
+extern const char kmem_allocator_name[];	/* "SLAB" or "SLOB" */
+
+/* Boot: kmem_cache_init() right after the page allocator, and
+ * kmem_cache_init_late() once timers run (starts the shrinker/reaper). */
+void kmem_cache_init(void);
+void kmem_cache_init_late(void);
+
+/* Gives back to the page allocator everything the allocator can spare right
+ * now (what the periodic shrinker or reaper would do over time); returns
+ * the number of pages freed. */
+unsigned long kmem_reclaim(void);
+
+/* Prints the allocator's own report: slabinfo for SLAB, heap statistics
+ * for SLOB. */
+void kmem_report(void);
+
+/* Walks every free list, slab and counter of the allocator and reports each
+ * inconsistency; returns their number (0 = consistent). */
+int kmem_validate(void);
+
+/* For the allocators (mm/util.c): reports an invalid kfree()/kmem_cache_free()
+ * argument with the caller's address, and counts it. */
+void kmem_bad_free(const char *fn, const void *obj, const char *why, void *caller);
+extern unsigned long kmem_bad_free_count;
+/* With CONFIG_DEBUG_KMEM_VALIDATE: runs kmem_validate() after an operation
+ * and reports the first operation after which it fails. */
+void kmem_debug_validate(const char *op, const void *obj);
+
+#endif /* TINY_SLAB_H */

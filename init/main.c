@@ -1,0 +1,135 @@
+/* main.c - the boot sequence, from the loader's jump to the console prompt. */
+#include <tiny/kernel.h>
+#include <tiny/arch.h>
+#include <tiny/boot.h>
+#include <tiny/cmdline.h>
+#include <tiny/console.h>
+#include <tiny/init.h>
+#include <tiny/irqflags.h>
+#include <tiny/ktest.h>
+#include <tiny/mm.h>
+#include <tiny/replay.h>
+#include <tiny/slab.h>
+#include <tiny/string.h>
+#include <tiny/timer.h>
+
+int exit_when_done;
+static const char *selftest_filter;
+static int selftest_requested;
+static const char *fault_kind;
+static int replay_requested;
+
+static int selftest_setup(const char *val)
+{
+	selftest_requested = 1;
+	selftest_filter = val;
+	exit_when_done = 1;
+	return 0;
+}
+kernel_param("selftest", selftest_setup,
+	     "[=suite,suite.case,...]: run the self-tests (all, or those named), print KTAP, exit");
+
+static int poweroff_setup(const char *val)
+{
+	(void)val;
+	exit_when_done = 1;
+	return 0;
+}
+kernel_param("poweroff", poweroff_setup,
+	     "end the run after the boot actions instead of starting the console");
+
+static int mem_setup(const char *val)
+{
+	unsigned long limit;
+
+	if (parse_size(val, &limit) || limit < (2UL << 20))
+		return -1;
+	boot_info.mem_limit = limit;
+	return 0;
+}
+kernel_param("mem", mem_setup, "=SIZE[K|M|G]: use no RAM above this address (at least 2M)");
+
+static int fault_setup(const char *val)
+{
+	if (!val || !*val)
+		return -1;
+	fault_kind = val;
+	return 0;
+}
+kernel_param("fault", fault_setup,
+	     "=divide|null|opcode|gpf|stack: raise this CPU exception on purpose, to see the report");
+
+static int replay_setup(const char *val)
+{
+	(void)val;
+	replay_requested = 1;
+	return 0;
+}
+kernel_param("replay", replay_setup,
+	     "replay the allocation trace loaded as the first boot module, then report");
+
+/* Cuts the usable RAM ranges at the mem= limit. */
+static void apply_mem_limit(void)
+{
+	unsigned long limit = boot_info.mem_limit;
+	int i;
+
+	if (!limit)
+		return;
+	for (i = 0; i < boot_info.nr_ram; i++) {
+		struct mem_region *r = &boot_info.ram[i];
+
+		if (r->end > limit)
+			r->end = limit > r->start ? (limit & PAGE_MASK) : r->start;
+	}
+	pr_info("mem=%luK: using RAM below %#lx only\n", limit >> 10, limit);
+}
+
+static void mem_init(void)
+{
+	apply_mem_limit();
+	if (page_alloc_init(boot_info.ram, boot_info.nr_ram,
+			    boot_info.reserved, boot_info.nr_reserved))
+		panic("mm: no usable memory");
+}
+
+/* Runs what the command line asked for; returns nonzero if something failed. */
+static int run_boot_actions(void)
+{
+	int failed = 0;
+
+	if (fault_kind && arch_trigger_fault(fault_kind) < 0)
+		pr_err("fault=%s: unknown kind (divide, null, opcode, gpf, stack)\n", fault_kind);
+	if (selftest_requested) {
+		int r = ktest_run(selftest_filter);
+
+		failed |= r != 0;
+		printk("selftest: %s\n", r == 0 ? "PASS" : "FAIL");
+	}
+	if (replay_requested)
+		failed |= replay_from_boot_module() != 0;
+	return failed;
+}
+
+void start_kernel(unsigned long magic, void *multiboot_info)
+{
+	int failed;
+
+	arch_console_init();
+	printk(KERN_NOTICE "tinyslab " TINYSLAB_VERSION " (i386, %s allocator, HZ=%d)\n",
+	       kmem_allocator_name, HZ);
+	arch_setup(magic, multiboot_info);
+	parse_cmdline(boot_info.cmdline);
+	mem_init();
+	kmem_cache_init();
+	arch_time_init();
+	local_irq_enable();
+	kmem_cache_init_late();
+	show_meminfo();
+	show_buddyinfo();
+
+	failed = run_boot_actions();
+	if (exit_when_done)
+		arch_exit(failed ? EXIT_FAIL : EXIT_PASS);
+	console_run();
+}

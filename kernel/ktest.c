@@ -1,0 +1,253 @@
+/* ktest.c - the self-test runner: runs the registered suites, prints KTAP.
+ *
+ * Output, as Linux's KUnit prints it:
+ *
+ *     KTAP version 1
+ *     1..2
+ *         KTAP version 1
+ *         # Subtest: timer
+ *         1..3
+ *         ok 1 fires_at_expiry
+ *         ...
+ *     ok 1 timer
+ *     ...
+ *     # Totals: pass:40 fail:0 skip:1 total:41
+ *
+ * A failed check prints "# file:line: ..." lines just before the case's
+ * "not ok" line.  Platform independent: the host harness links it too.
+ */
+#include <tiny/kernel.h>
+#include <tiny/string.h>
+#include <tiny/ktest.h>
+
+extern const struct ktest_suite *const __start_ktest_suites[], *const __stop_ktest_suites[];
+
+#define CASE_INDENT	"    "
+
+struct ktest_totals {
+	int pass, fail, skip;
+};
+
+static void case_failed(struct ktest *t, const char *file, int line)
+{
+	t->status = KTEST_FAIL;
+	printk(CASE_INDENT "# %s: EXPECTATION FAILED at %s:%d\n", t->name, file, line);
+}
+
+void ktest_fail_cmp(struct ktest *t, const char *file, int line, const char *left,
+		    const char *op, const char *right, long long lv, long long rv)
+{
+	case_failed(t, file, line);
+	printk(CASE_INDENT "#     Expected %s %s %s, but\n", left, op, right);
+	printk(CASE_INDENT "#         %s == %lld (%#llx)\n", left, lv, lv);
+	printk(CASE_INDENT "#         %s == %lld (%#llx)\n", right, rv, rv);
+}
+
+void ktest_fail_ptr(struct ktest *t, const char *file, int line, const char *left,
+		    const char *op, const char *right, const void *lv, const void *rv)
+{
+	case_failed(t, file, line);
+	printk(CASE_INDENT "#     Expected %s %s %s, but\n", left, op, right);
+	printk(CASE_INDENT "#         %s == %p\n", left, lv);
+	printk(CASE_INDENT "#         %s == %p\n", right, rv);
+}
+
+void ktest_fail_str(struct ktest *t, const char *file, int line, const char *left,
+		    const char *right, const char *lv, const char *rv)
+{
+	case_failed(t, file, line);
+	printk(CASE_INDENT "#     Expected %s == %s, but\n", left, right);
+	printk(CASE_INDENT "#         %s == \"%s\"\n", left, lv);
+	printk(CASE_INDENT "#         %s == \"%s\"\n", right, rv);
+}
+
+void ktest_fail_msg(struct ktest *t, const char *file, int line, const char *cond)
+{
+	case_failed(t, file, line);
+	printk(CASE_INDENT "#     Expected %s to be true\n", cond);
+}
+
+void ktest_info(struct ktest *t, const char *fmt, ...)
+{
+	char buf[160];
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, args);
+	va_end(args);
+	printk(CASE_INDENT "# %s: %s\n", t->name, buf);
+}
+
+void ktest_skip(struct ktest *t, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(t->skip_reason, sizeof(t->skip_reason), fmt, args);
+	va_end(args);
+	t->status = KTEST_SKIP;
+}
+
+/* Does the filter select this suite (case NULL) or this case of it? */
+static int selected(const char *filter, const char *suite, const char *tcase)
+{
+	size_t slen = strlen(suite);
+	const char *p = filter;
+
+	if (!filter || !*filter)
+		return 1;
+	while (*p) {
+		size_t len = 0;
+
+		while (p[len] && p[len] != ',')
+			len++;
+		if (len == slen && !strncmp(p, suite, slen))
+			return 1;
+		if (len > slen && p[slen] == '.' && !strncmp(p, suite, slen)) {
+			if (!tcase)
+				return 1;
+			if (len - slen - 1 == strlen(tcase) && !strncmp(p + slen + 1, tcase, len - slen - 1))
+				return 1;
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+static int count_cases(const struct ktest_suite *s, const char *filter)
+{
+	const struct ktest_case *c;
+	int n = 0;
+
+	for (c = s->cases; c->name; c++)
+		n += selected(filter, s->name, c->name);
+	return n;
+}
+
+/* Runs one case with the suite's init and exit around it; fills t. */
+static void run_case(const struct ktest_suite *s, const struct ktest_case *c, struct ktest *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->name = c->name;
+	t->status = KTEST_PASS;
+	if (s->init && s->init(t)) {
+		if (t->status != KTEST_SKIP)
+			ktest_skip(t, "suite init failed");
+		return;
+	}
+	c->run(t);
+	if (s->exit)
+		s->exit(t);
+}
+
+static void report_case(int n, const struct ktest *t)
+{
+	if (t->status == KTEST_SKIP)
+		printk(CASE_INDENT "ok %d %s # SKIP %s\n", n, t->name, t->skip_reason);
+	else
+		printk(CASE_INDENT "%s %d %s\n", t->status == KTEST_PASS ? "ok" : "not ok", n, t->name);
+}
+
+/* Runs one suite's selected cases; returns the suite's status. */
+static enum ktest_status run_suite(const struct ktest_suite *s, const char *filter,
+				   struct ktest_totals *tot)
+{
+	const struct ktest_case *c;
+	int n = 0, fails = 0, passes = 0;
+	struct ktest t;
+
+	printk(CASE_INDENT "KTAP version 1\n");
+	printk(CASE_INDENT "# Subtest: %s\n", s->name);
+	printk(CASE_INDENT "1..%d\n", count_cases(s, filter));
+	for (c = s->cases; c->name; c++) {
+		if (!selected(filter, s->name, c->name))
+			continue;
+		run_case(s, c, &t);
+		report_case(++n, &t);
+		if (t.status == KTEST_PASS) {
+			tot->pass++;
+			passes++;
+		} else if (t.status == KTEST_FAIL) {
+			tot->fail++;
+			fails++;
+		} else {
+			tot->skip++;
+		}
+	}
+	if (fails)
+		return KTEST_FAIL;
+	return passes ? KTEST_PASS : KTEST_SKIP;
+}
+
+/* Checks that every suite named in the filter exists. */
+static int filter_valid(const char *filter)
+{
+	const struct ktest_suite *const *sp;
+	const char *p = filter;
+
+	while (p && *p) {
+		size_t len = 0, nlen = 0;
+		int found = 0;
+
+		while (p[len] && p[len] != ',')
+			len++;
+		while (nlen < len && p[nlen] != '.')
+			nlen++;
+		for (sp = __start_ktest_suites; sp < __stop_ktest_suites; sp++)
+			if (strlen((*sp)->name) == nlen && !strncmp((*sp)->name, p, nlen))
+				found = 1;
+		if (!found) {
+			printk(KERN_ERR "selftest: no suite named \"%.*s\" (see the list below)\n",
+			       (int)nlen, p);
+			ktest_list();
+			return 0;
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 1;
+}
+
+int ktest_run(const char *filter)
+{
+	const struct ktest_suite *const *sp;
+	struct ktest_totals tot = { 0, 0, 0 };
+	int nsuites = 0, n = 0;
+
+	if (!filter_valid(filter))
+		return -1;
+	for (sp = __start_ktest_suites; sp < __stop_ktest_suites; sp++)
+		nsuites += count_cases(*sp, filter) > 0;
+	printk("KTAP version 1\n");
+	printk("1..%d\n", nsuites);
+	for (sp = __start_ktest_suites; sp < __stop_ktest_suites; sp++) {
+		enum ktest_status st;
+
+		if (!count_cases(*sp, filter))
+			continue;
+		st = run_suite(*sp, filter, &tot);
+		if (st == KTEST_SKIP)
+			printk("ok %d %s # SKIP\n", ++n, (*sp)->name);
+		else
+			printk("%s %d %s\n", st == KTEST_PASS ? "ok" : "not ok", ++n, (*sp)->name);
+	}
+	printk("# Totals: pass:%d fail:%d skip:%d total:%d\n", tot.pass, tot.fail, tot.skip,
+	       tot.pass + tot.fail + tot.skip);
+	return tot.fail;
+}
+
+void ktest_list(void)
+{
+	const struct ktest_suite *const *sp;
+	const struct ktest_case *c;
+
+	for (sp = __start_ktest_suites; sp < __stop_ktest_suites; sp++) {
+		printk("  %s:", (*sp)->name);
+		for (c = (*sp)->cases; c->name; c++)
+			printk(KERN_CONT " %s", c->name);
+		printk(KERN_CONT "\n");
+	}
+}

@@ -1,0 +1,116 @@
+/* printk.c - the kernel log, written to the console.
+ *
+ * Each message is formatted into a buffer under printk_lock (taken with
+ * interrupts saved, so printk works from interrupt handlers), filtered by
+ * its level against console_loglevel, prefixed with the time since boot
+ * when CONFIG_PRINTK_TIME is set, and written to the console.  During a
+ * panic the lock is ignored so that the report always gets out.
+ */
+#include <tiny/kernel.h>
+#include <tiny/string.h>
+#include <tiny/spinlock.h>
+#include <tiny/timer.h>
+#include <tiny/arch.h>
+#include <tiny/cmdline.h>
+
+int console_loglevel = 7;	/* show everything but KERN_DEBUG */
+int oops_in_progress;
+
+static DEFINE_SPINLOCK(printk_lock);	/* protects printk_buf and line_open */
+static char printk_buf[1024];
+static int line_open;		/* the last message did not end with a newline */
+
+/* Splits off a KERN_<LEVEL> marker; returns the level, or -1 for KERN_CONT. */
+static int message_level(const char **text)
+{
+	const char *s = *text;
+	int level = LOGLEVEL_DEFAULT;
+
+	if (s[0] == KERN_SOH[0] && s[1]) {
+		if (s[1] == 'c')
+			level = -1;
+		else if (s[1] >= '0' && s[1] <= '7')
+			level = s[1] - '0';
+		*text = s + 2;
+	}
+	return level;
+}
+
+static void emit_timestamp(void)
+{
+	unsigned long j = jiffies;
+	char ts[32];
+	int n;
+
+	n = snprintf(ts, sizeof(ts), "[%5lu.%06lu] ", j / HZ, (j % HZ) * (1000000UL / HZ));
+	arch_console_write(ts, (size_t)n);
+}
+
+static void emit(const char *text, int level)
+{
+	size_t len = strlen(text);
+	static int last_level = LOGLEVEL_DEFAULT;
+
+	if (level < 0)
+		level = line_open ? last_level : LOGLEVEL_DEFAULT;
+	else if (line_open)
+		arch_console_write("\n", 1);	/* a new message ends an open line */
+	last_level = level;
+	if (level > console_loglevel || !len)
+		return;
+	if (!line_open && IS_ENABLED(CONFIG_PRINTK_TIME))
+		emit_timestamp();
+	arch_console_write(text, len);
+	line_open = text[len - 1] != '\n';
+}
+
+int vprintk(const char *fmt, va_list args)
+{
+	unsigned long flags;
+	int level, n;
+
+	local_irq_save(flags);
+	if (!oops_in_progress)
+		spin_lock(&printk_lock);
+	level = message_level(&fmt);
+	n = vsnprintf(printk_buf, sizeof(printk_buf), fmt, args);
+	emit(printk_buf, level);
+	if (!oops_in_progress)
+		spin_unlock(&printk_lock);
+	local_irq_restore(flags);
+	return n;
+}
+
+int printk(const char *fmt, ...)
+{
+	va_list args;
+	int n;
+
+	va_start(args, fmt);
+	n = vprintk(fmt, args);
+	va_end(args);
+	return n;
+}
+
+static int loglevel_setup(const char *val)
+{
+	unsigned long level;
+	char *end;
+
+	if (!val || !*val)
+		return -1;
+	level = simple_strtoul(val, &end, 10);
+	if (*end || level > 7)
+		return -1;
+	console_loglevel = (int)level;
+	return 0;
+}
+kernel_param("loglevel", loglevel_setup, "N: show messages of level 0..N on the console (default 7)");
+
+static int quiet_setup(const char *val)
+{
+	(void)val;
+	console_loglevel = 4;
+	return 0;
+}
+kernel_param("quiet", quiet_setup, "show only warnings and errors on the console");

@@ -1,0 +1,389 @@
+/* replay.c - replays a recorded allocation trace against the object allocator.
+ *
+ * The trace (format in <tiny/replay.h>) is a sequence of kmalloc, cache
+ * allocation, free and time ops.  Every allocated object is filled with a
+ * pattern derived from its slot and checked when it is freed, so any
+ * corruption by the allocator fails the run; memory asked for zeroed is
+ * checked to be zero first.  Caches are created the first time an op
+ * uses them.
+ *
+ * The run uses the trace's own clock: interrupts are off, and a TIME op
+ * advances jiffies and runs the kernel timers (the SLOB shrinker, the SLAB
+ * reaper) tick by tick up to the traced time.  The allocator thus sees the
+ * same sequence of events on every run, in the kernel and in the host
+ * benchmark, and the footprint figures repeat exactly.
+ *
+ * Platform independent: the kernel runs it on a boot module, the host
+ * benchmark on a file.
+ */
+#include <tiny/kernel.h>
+#include <tiny/irqflags.h>
+#include <tiny/mm.h>
+#include <tiny/replay.h>
+#include <tiny/slab.h>
+#include <tiny/string.h>
+#include <tiny/timer.h>
+#include <arch/timex.h>
+
+#define NO_CACHE	0xffffu
+#define SETTLE_SECONDS	3	/* virtual time given to the periodic reclaim at the end */
+
+enum slot_state { SLOT_EMPTY, SLOT_LIVE, SLOT_FAILED };
+
+struct slot {
+	void *ptr;
+	u32 size;
+	u16 cache;		/* NO_CACHE for kmalloc() */
+	u8 pattern;
+	u8 state;		/* enum slot_state */
+};
+
+struct replay_state {
+	const struct replay_header *hdr;
+	const struct replay_cache *caches;
+	const struct replay_op *ops;
+	struct kmem_cache **cache_ptr;	/* created on first use */
+	struct slot *slots;
+	unsigned long long live_bytes;
+	unsigned long live_objects;
+	unsigned long start_jiffies;
+	unsigned int sample_every;
+	struct replay_result *res;
+};
+
+static unsigned long held_pages(void)
+{
+	struct kmem_stats st;
+
+	kmem_get_stats(&st);
+	return st.slab_pages + st.large_pages;
+}
+
+/* ---- checking the trace -------------------------------------------------- */
+
+static int check_trace(const void *data, size_t len, struct replay_state *rs)
+{
+	const struct replay_header *h = data;
+	unsigned long long need;
+	u32 i;
+
+	if (len < sizeof(*h) || memcmp(h->magic, REPLAY_MAGIC, 4)) {
+		pr_err("replay: not a replay trace (no \"%s\" header); convert ftrace text with "
+		       "scripts/trace2replay\n", REPLAY_MAGIC);
+		return -1;
+	}
+	if (h->version != REPLAY_VERSION) {
+		pr_err("replay: trace format version %u, this kernel reads version %u\n",
+		       h->version, REPLAY_VERSION);
+		return -1;
+	}
+	need = sizeof(*h) + (unsigned long long)h->nr_caches * sizeof(struct replay_cache) +
+	       (unsigned long long)h->nr_ops * sizeof(struct replay_op);
+	if (need != len || h->nr_caches >= NO_CACHE) {
+		pr_err("replay: trace is %zu bytes, its header describes %llu; truncated?\n", len, need);
+		return -1;
+	}
+	rs->hdr = h;
+	rs->caches = (const void *)(h + 1);
+	rs->ops = (const void *)(rs->caches + h->nr_caches);
+	for (i = 0; i < h->nr_caches; i++) {
+		const struct replay_cache *c = &rs->caches[i];
+
+		if (!c->object_size || memchr(c->name, 0, sizeof(c->name)) == NULL ||
+		    (c->align && !is_power_of_2(c->align))) {
+			pr_err("replay: cache %u in the trace is malformed\n", i);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ---- bookkeeping memory (from the page allocator, outside Slab) ----------- */
+
+static void *table_alloc(size_t bytes)
+{
+	unsigned int order = get_order(bytes);
+
+	if (order >= MAX_ORDER)
+		return NULL;
+	return (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN, order);
+}
+
+static void table_free(void *p, size_t bytes)
+{
+	free_pages((unsigned long)(uintptr_t)p, get_order(bytes));
+}
+
+/* ---- one op ------------------------------------------------------------------ */
+
+static u8 slot_byte(u32 slot)
+{
+	return (u8)(slot * 131u + 17u);
+}
+
+static void note_corruption(struct replay_state *rs, u32 op, const char *what, const void *p)
+{
+	if (++rs->res->corruptions <= 5)
+		pr_err("replay: op %u: %s (object %p)\n", op, what, p);
+}
+
+static struct kmem_cache *cache_for(struct replay_state *rs, u32 idx)
+{
+	const struct replay_cache *c = &rs->caches[idx];
+
+	if (!rs->cache_ptr[idx])
+		rs->cache_ptr[idx] = kmem_cache_create(c->name, c->object_size, c->align, 0,
+						       NULL, NULL);
+	return rs->cache_ptr[idx];
+}
+
+static void take_sample(struct replay_state *rs, u32 op)
+{
+	struct replay_result *res = rs->res;
+	struct replay_sample *s;
+
+	if (res->nr_samples == REPLAY_SAMPLES)
+		return;
+	s = &res->samples[res->nr_samples++];
+	s->op = op;
+	s->held_pages = (u32)held_pages();
+	s->live_bytes = (u32)min_t(unsigned long long, rs->live_bytes, 0xffffffffULL);
+}
+
+static void note_peak(struct replay_state *rs)
+{
+	struct replay_result *res = rs->res;
+
+	if (rs->live_bytes > res->peak_live_bytes) {
+		res->peak_live_bytes = rs->live_bytes;
+		res->held_pages_at_peak = held_pages();
+		res->memfree_at_peak = nr_free_pages();
+	}
+	res->peak_live_objects = max(res->peak_live_objects, rs->live_objects);
+}
+
+static int do_alloc(struct replay_state *rs, u32 n, u32 code, u32 arg, struct slot *s)
+{
+	int cache_op = (code & REPLAY_OP_MASK) == REPLAY_CACHE_ALLOC;
+	gfp_t gfp = GFP_KERNEL | __GFP_NOWARN | ((code & REPLAY_FLAG_ZERO) ? __GFP_ZERO : 0);
+	struct kmem_cache *c = NULL;
+	u32 size = arg;
+	u64 t0;
+	void *p;
+
+	if (cache_op) {
+		if (arg >= rs->hdr->nr_caches)
+			return -1;
+		size = rs->caches[arg].object_size;
+		c = cache_for(rs, arg);
+	}
+	rs->res->allocs++;
+	t0 = get_cycles();
+	p = cache_op ? (c ? kmem_cache_alloc(c, gfp) : NULL) : kmalloc(size, gfp);
+	rs->res->alloc_cycles += get_cycles() - t0;
+	if (!p) {
+		rs->res->failures++;
+		s->state = SLOT_FAILED;
+		return 0;
+	}
+	if ((code & REPLAY_FLAG_ZERO) && memchr_inv(p, 0, size))
+		note_corruption(rs, n, "memory asked for zeroed is not zero", p);
+	if (!cache_op && ksize(p) < size)
+		note_corruption(rs, n, "ksize() is smaller than the size asked for", p);
+	s->ptr = p;
+	s->state = SLOT_LIVE;
+	s->size = size;
+	s->cache = cache_op ? (u16)arg : NO_CACHE;
+	s->pattern = slot_byte(code >> REPLAY_SLOT_SHIFT);
+	memset(p, s->pattern, size);
+	rs->live_bytes += size;
+	rs->live_objects++;
+	note_peak(rs);
+	return 0;
+}
+
+static void do_free(struct replay_state *rs, u32 n, struct slot *s)
+{
+	u64 t0;
+
+	if (memchr_inv(s->ptr, s->pattern, s->size))
+		note_corruption(rs, n, "object contents changed while it was allocated", s->ptr);
+	rs->res->frees++;
+	t0 = get_cycles();
+	if (s->cache == NO_CACHE)
+		kfree(s->ptr);
+	else
+		kmem_cache_free(rs->cache_ptr[s->cache], s->ptr);
+	rs->res->free_cycles += get_cycles() - t0;
+	rs->live_bytes -= s->size;
+	rs->live_objects--;
+	s->ptr = NULL;
+	s->state = SLOT_EMPTY;
+}
+
+/* Runs timers tick by tick until jiffies reach the trace time us. */
+static void advance_clock(struct replay_state *rs, u32 us)
+{
+	unsigned long target = rs->start_jiffies + (unsigned long)((u64)us * HZ / 1000000);
+
+	while (time_before(jiffies, target))
+		timer_tick();
+}
+
+/* Executes op n; returns -1 if the op is malformed. */
+static int replay_op(struct replay_state *rs, u32 n)
+{
+	u32 code = rs->ops[n].code, arg = rs->ops[n].arg;
+	u32 slot = code >> REPLAY_SLOT_SHIFT;
+	struct slot *s = &rs->slots[slot];
+
+	if ((code & REPLAY_OP_MASK) == REPLAY_TIME) {
+		advance_clock(rs, arg);
+		return 0;
+	}
+	if (slot >= rs->hdr->nr_slots)
+		return -1;
+	switch (code & REPLAY_OP_MASK) {
+	case REPLAY_KMALLOC:
+	case REPLAY_CACHE_ALLOC:
+		if (s->state != SLOT_EMPTY)
+			return -1;	/* slot in use: the converter never does that */
+		return do_alloc(rs, n, code, arg, s);
+	default:
+		if (s->state == SLOT_EMPTY)
+			return -1;	/* free of an empty slot */
+		if (s->state == SLOT_LIVE)
+			do_free(rs, n, s);
+		s->state = SLOT_EMPTY;	/* the free of a failed allocation is a no-op */
+		return 0;
+	}
+}
+
+/* ---- the run ---------------------------------------------------------------- */
+
+static void free_everything(struct replay_state *rs)
+{
+	u32 i;
+
+	for (i = 0; i < rs->hdr->nr_slots; i++)
+		if (rs->slots[i].state == SLOT_LIVE)
+			do_free(rs, rs->hdr->nr_ops, &rs->slots[i]);
+	for (i = 0; i < rs->hdr->nr_caches; i++)
+		if (rs->cache_ptr[i])
+			kmem_cache_destroy(rs->cache_ptr[i]);
+}
+
+static int run_ops(struct replay_state *rs)
+{
+	u32 n;
+
+	for (n = 0; n < rs->hdr->nr_ops; n++) {
+		if (replay_op(rs, n)) {
+			pr_err("replay: op %u is malformed (code %#x, arg %u)\n", n,
+			       rs->ops[n].code, rs->ops[n].arg);
+			return -1;
+		}
+		rs->res->ops++;
+		if (n % rs->sample_every == 0)
+			take_sample(rs, n);
+	}
+	take_sample(rs, n);
+	return 0;
+}
+
+static unsigned long max_sampled_pages(const struct replay_result *res)
+{
+	unsigned long i, most = res->held_pages_at_peak;
+
+	for (i = 0; i < res->nr_samples; i++)
+		most = max(most, (unsigned long)res->samples[i].held_pages);
+	return most;
+}
+
+int replay_run(const void *data, size_t len, struct replay_result *res)
+{
+	size_t slots_bytes, caches_bytes;
+	struct replay_state rs;
+	unsigned long flags;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	memset(&rs, 0, sizeof(rs));
+	if (check_trace(data, len, &rs))
+		return -1;
+	rs.res = res;
+	rs.sample_every = rs.hdr->nr_ops / (REPLAY_SAMPLES - 2) + 1;
+	slots_bytes = (size_t)rs.hdr->nr_slots * sizeof(struct slot) + 1;
+	caches_bytes = (size_t)rs.hdr->nr_caches * sizeof(void *) + 1;
+	rs.slots = table_alloc(slots_bytes);
+	rs.cache_ptr = table_alloc(caches_bytes);
+	if (!rs.slots || !rs.cache_ptr) {
+		pr_err("replay: no memory for the tables of %u live objects and %u caches\n",
+		       rs.hdr->nr_slots, rs.hdr->nr_caches);
+		ret = -1;
+		goto out;
+	}
+
+	local_irq_save(flags);
+	rs.start_jiffies = jiffies;
+	ret = run_ops(&rs);
+	advance_clock(&rs, rs.hdr->duration_us + SETTLE_SECONDS * 1000000u);
+	res->memfree_end = nr_free_pages();
+	res->held_pages_end = held_pages();
+	free_everything(&rs);
+	advance_clock(&rs, rs.hdr->duration_us + 2 * SETTLE_SECONDS * 1000000u);
+	res->held_pages_after_free_all = held_pages();
+	local_irq_restore(flags);
+
+	res->max_held_pages = max_sampled_pages(res);
+	if (!ret && (res->failures || res->corruptions))
+		ret = 1;
+out:
+	if (rs.slots)
+		table_free(rs.slots, slots_bytes);
+	if (rs.cache_ptr)
+		table_free(rs.cache_ptr, caches_bytes);
+	return ret;
+}
+
+/* ---- the report ----------------------------------------------------------------- */
+
+#define KB(pages)	((pages) << (PAGE_SHIFT - 10))
+
+/* Prints x/y as a percentage with one decimal, without floating point. */
+static void print_ratio(const char *label, unsigned long long x, unsigned long long y)
+{
+	unsigned long long permille = y ? x * 1000 / y : 0;
+
+	printk("%s%llu.%llu%%\n", label, permille / 10, permille % 10);
+}
+
+void replay_report(const struct replay_result *res, const char *trace_name)
+{
+	unsigned long long held = (unsigned long long)res->held_pages_at_peak * PAGE_SIZE;
+	unsigned long i;
+
+	printk("replay: trace %s, allocator %s\n", trace_name, kmem_allocator_name);
+	printk("replay: ops %lu (allocations %lu, frees %lu)\n", res->ops, res->allocs, res->frees);
+	printk("replay: peak live %llu bytes in %lu objects at most\n", res->peak_live_bytes,
+	       res->peak_live_objects);
+	printk("replay: Slab at the peak %lu pages (%lu kB); highest sampled %lu pages\n",
+	       res->held_pages_at_peak, KB(res->held_pages_at_peak), res->max_held_pages);
+	print_ratio("replay: overhead (held - live) / live = ",
+		    held > res->peak_live_bytes ? held - res->peak_live_bytes : 0,
+		    res->peak_live_bytes);
+	printk("replay: MemFree at the peak %lu kB, at the end %lu kB (Slab %lu kB) after %d s "
+	       "of timers\n", KB(res->memfree_at_peak), KB(res->memfree_end),
+	       KB(res->held_pages_end), SETTLE_SECONDS);
+	printk("replay: Slab after freeing every object %lu kB\n", KB(res->held_pages_after_free_all));
+	printk("replay: allocation failures %lu, corruptions %lu\n", res->failures, res->corruptions);
+	if (res->failures)
+		printk("replay: NOTE: %lu allocations failed: this machine is too small for the trace "
+		       "(give it more memory, e.g. MEM=64)\n", res->failures);
+	printk("replay: cycles per op: alloc %llu, free %llu (TSC; emulated under QEMU TCG)\n",
+	       res->allocs ? res->alloc_cycles / res->allocs : 0,
+	       res->frees ? res->free_cycles / res->frees : 0);
+	for (i = 0; i < res->nr_samples; i++)
+		printk("replay-sample: %u %u %u\n", res->samples[i].op, res->samples[i].held_pages,
+		       res->samples[i].live_bytes);
+}

@@ -1,0 +1,94 @@
+#!/usr/bin/python3
+"""run.py - tests of the project's scripts, reported in KTAP.
+
+Each case runs a script on known input and checks its verdict and the
+key lines of its output: the KTAP parser on sample serial logs (passing,
+failing, panicking, truncated ones), and further scripts as they come.
+usage: tests/scripts/run.py [--summary-file FILE]
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+PY = "/usr/bin/python3"
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def ktap_case(log, status, *phrases):
+    """The parser gives exit status `status` on logs/LOG and prints every phrase."""
+    def case():
+        r = run([PY, os.path.join(ROOT, "scripts/ktap.py"), os.path.join(HERE, "logs", log)])
+        problems = []
+        if r.returncode != status:
+            problems.append(f"exit status {r.returncode}, expected {status}")
+        for p in phrases:
+            if p not in r.stdout:
+                problems.append(f"output lacks {p!r}")
+        return problems, r.stdout
+    case.__name__ = "ktap_" + log.replace(".log", "").replace("-", "_")
+    return case
+
+
+CASES = [
+    ktap_case("pass.log", 0, "11 passed, 0 failed, 0 skipped: PASS"),
+    ktap_case("skip.log", 0, "10 passed, 0 failed, 1 skipped: PASS"),
+    ktap_case("case-failed.log", 1, "not ok printk.width_and_padding",
+              "EXPECTATION FAILED at tests/kernel/test_printk.c:40", "1 failed"),
+    ktap_case("short-plan.log", 1, "suite string: plan says 4 cases, 3 reported"),
+    ktap_case("missing-plan.log", 1, "no plan line"),
+    ktap_case("timeout.log", 1, "ERROR: timeout", "no '# Totals' line"),
+    ktap_case("no-report.log", 1, "no KTAP report in the log"),
+    ktap_case("divide.log", 1, "CPU exception: divide error (vector 0)",
+              "kernel panic: Fatal exception: divide error"),
+    ktap_case("null-deref.log", 1, "CPU exception: page fault (vector 14)"),
+    ktap_case("stack-overflow.log", 1, "CPU exception: double fault (vector 8)"),
+]
+
+
+def load_more_cases():
+    """Other test modules in this folder add their cases through CASES lists."""
+    more = []
+    for name in sorted(os.listdir(HERE)):
+        if name.startswith("test_") and name.endswith(".py"):
+            scope = {"__file__": os.path.join(HERE, name), "__name__": name[:-3]}
+            with open(os.path.join(HERE, name)) as f:
+                exec(compile(f.read(), name, "exec"), scope)
+            more += scope.get("CASES", [])
+    return more
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--summary-file")
+    args = ap.parse_args()
+    cases = CASES + load_more_cases()
+    print("KTAP version 1")
+    print(f"1..{len(cases)}")
+    failed = 0
+    for i, case in enumerate(cases, 1):
+        try:
+            problems, output = case()
+        except Exception as e:  # a crashing case is a failing case
+            problems, output = [f"raised {type(e).__name__}: {e}"], ""
+        if problems:
+            failed += 1
+            for p in problems:
+                print(f"# {case.__name__}: {p}")
+            for line in output.splitlines()[-15:]:
+                print(f"#   | {line}")
+        print(f"{'not ok' if problems else 'ok'} {i} {case.__name__}")
+    print(f"# Totals: pass:{len(cases) - failed} fail:{failed} skip:0 total:{len(cases)}")
+    if args.summary_file:
+        with open(args.summary_file, "a") as f:
+            f.write(f"scripts {len(cases) - failed} {failed} 0 {'PASS' if not failed else 'FAIL'}\n")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
