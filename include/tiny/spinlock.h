@@ -59,17 +59,18 @@ static inline void debug_spin_lock_init(spinlock_t *lock, const char *name)
 	debug_spin_lock_init((lock), #lock);			\
 } while (0)
 
-static __always_inline void spin_lock(spinlock_t *lock)
-{
-	debug_spin_lock(lock, __builtin_return_address(0));
-	arch_spin_lock(&lock->raw);
-}
+/* The address of the code that expands it: where a lock was taken. */
+#define _THIS_IP_ ({ __label__ __here; __here: (void *)&&__here; })
 
-static __always_inline void spin_unlock(spinlock_t *lock)
-{
-	arch_spin_unlock(&lock->raw);
-	debug_spin_unlock(lock, __builtin_return_address(0));
-}
+#define spin_lock(lock) do {					\
+	debug_spin_lock((lock), _THIS_IP_);			\
+	arch_spin_lock(&(lock)->raw);				\
+} while (0)
+
+#define spin_unlock(lock) do {					\
+	arch_spin_unlock(&(lock)->raw);				\
+	debug_spin_unlock((lock), _THIS_IP_);			\
+} while (0)
 
 #define spin_lock_irqsave(lock, flags) do {			\
 	local_irq_save(flags);					\

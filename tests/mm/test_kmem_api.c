@@ -1,0 +1,744 @@
+/* test_kmem_api.c - the API contract every object allocator must keep.
+ *
+ * The same cases run unchanged against SLAB and SLOB, in the kernel and in
+ * the host harness: sizes, alignment, ksize, zeroing, overflow checks,
+ * krealloc, caches with and without constructors, many live objects,
+ * random stress, allocation from the timer interrupt, exhaustion and
+ * recovery, and bad pointers.  Every case frees what it allocated, and
+ * the allocator's validator runs after each one.
+ */
+#include <tiny/kernel.h>
+#include <tiny/irqflags.h>
+#include <tiny/ktest.h>
+#include <tiny/mm.h>
+#include <tiny/random.h>
+#include <tiny/slab.h>
+#include <tiny/string.h>
+#include <tiny/timer.h>
+
+static u8 pattern_of(const void *p, size_t i)
+{
+	return (u8)(((uintptr_t)p >> 3) + i * 7);
+}
+
+static void fill(void *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		((u8 *)p)[i] = pattern_of(p, i);
+}
+
+static int intact(const void *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (((const u8 *)p)[i] != pattern_of(p, i))
+			return 0;
+	return 1;
+}
+
+/* Does p hold the first n bytes of the pattern that fill() wrote at old? */
+static int moved_intact(const void *p, size_t n, const void *old)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (((const u8 *)p)[i] != pattern_of(old, i))
+			return 0;
+	return 1;
+}
+
+static int kmem_api_init(struct ktest *t)
+{
+	t->priv = (void *)kmem_bad_free_count;
+	return 0;
+}
+
+static void kmem_api_exit(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	KTEST_EXPECT_EQ(t, page_alloc_validate(), 0);
+}
+
+static const size_t test_sizes[] = {
+	1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 96, 100, 127, 128, 129,
+	192, 200, 255, 256, 257, 500, 511, 512, 513, 1000, 1023, 1024, 1025, 2000, 2047,
+	2048, 2049, 3000, 4000, 4080, 4095, 4096, 4097, 8192, 3 * 4096 + 5, 32768,
+	65536 + 1, 131072,
+};
+
+static void kmalloc_sizes(struct ktest *t)
+{
+	void *p[ARRAY_SIZE(test_sizes)];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(test_sizes); i++) {
+		size_t n = test_sizes[i];
+
+		p[i] = kmalloc(n, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, p[i]);
+		KTEST_EXPECT_GE(t, ksize(p[i]), n);
+		KTEST_EXPECT_EQ(t, (uintptr_t)p[i] % KMALLOC_MIN_ALIGN, 0u);
+		fill(p[i], n);
+	}
+	for (i = 0; i < ARRAY_SIZE(test_sizes); i++) {
+		KTEST_EXPECT_TRUE(t, intact(p[i], test_sizes[i]));
+		kfree(p[i]);
+	}
+}
+
+static void ksize_is_usable(struct ktest *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(test_sizes); i++) {
+		u8 *p = kmalloc(test_sizes[i], GFP_KERNEL);
+		size_t n;
+
+		KTEST_ASSERT_NOT_NULL(t, p);
+		n = ksize(p);
+		memset(p, 0xa5, n);	/* all of it is the caller's */
+		KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+		kfree(p);
+	}
+}
+
+static void zero_size_and_null(struct ktest *t)
+{
+	void *p = kmalloc(0, GFP_KERNEL);
+
+	KTEST_EXPECT_PTR_EQ(t, p, ZERO_SIZE_PTR);
+	KTEST_EXPECT_EQ(t, ksize(p), 0u);
+	kfree(p);
+	kfree(NULL);
+	KTEST_EXPECT_EQ(t, ksize(NULL), 0u);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, (unsigned long)t->priv);
+}
+
+static void kzalloc_zeroes(struct ktest *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(test_sizes); i++) {	/* dirty, free, then kzalloc */
+		void *p = kmalloc(test_sizes[i], GFP_KERNEL);
+
+		KTEST_ASSERT_NOT_NULL(t, p);
+		memset(p, 0xff, test_sizes[i]);
+		kfree(p);
+		p = kzalloc(test_sizes[i], GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, p);
+		KTEST_EXPECT_NULL(t, memchr_inv(p, 0, test_sizes[i]));
+		kfree(p);
+	}
+}
+
+static void kcalloc_checks_overflow(struct ktest *t)
+{
+	size_t huge = (size_t)-1 / 2 + 1;
+	u8 *p;
+
+	KTEST_EXPECT_NULL(t, kcalloc(huge, 2, GFP_KERNEL));
+	KTEST_EXPECT_NULL(t, kcalloc(2, huge, GFP_KERNEL));
+	KTEST_EXPECT_NULL(t, kcalloc((size_t)1 << (sizeof(size_t) * 4), (size_t)1 << (sizeof(size_t) * 4),
+				    GFP_KERNEL));
+	p = kcalloc(100, 10, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	KTEST_EXPECT_NULL(t, memchr_inv(p, 0, 1000));
+	kfree(p);
+	KTEST_EXPECT_PTR_EQ(t, kcalloc(0, 10, GFP_KERNEL), ZERO_SIZE_PTR);
+}
+
+static void impossible_sizes_fail(struct ktest *t)
+{
+	unsigned long before = nr_free_pages();
+
+	KTEST_EXPECT_NULL(t, kmalloc((size_t)-1, GFP_KERNEL | __GFP_NOWARN));
+	KTEST_EXPECT_NULL(t, kmalloc((size_t)-1 - 4096, GFP_KERNEL | __GFP_NOWARN));
+	KTEST_EXPECT_NULL(t, kmalloc(PAGE_SIZE << MAX_ORDER, GFP_KERNEL | __GFP_NOWARN));
+	KTEST_EXPECT_EQ(t, nr_free_pages(), before);
+}
+
+static void krealloc_keeps_contents(struct ktest *t)
+{
+	u8 *p, *q;
+
+	p = krealloc(NULL, 10, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	memcpy(p, "tinyslab!", 10);
+	q = krealloc(p, 100, GFP_KERNEL);		/* grow within the heap */
+	KTEST_ASSERT_NOT_NULL(t, q);
+	KTEST_EXPECT_EQ(t, memcmp(q, "tinyslab!", 10), 0);
+	fill(q + 10, 90);
+	p = krealloc(q, 3 * PAGE_SIZE, GFP_KERNEL);	/* grow into pages */
+	KTEST_ASSERT_NOT_NULL(t, p);
+	KTEST_EXPECT_EQ(t, memcmp(p, "tinyslab!", 10), 0);
+	KTEST_EXPECT_GE(t, ksize(p), 3 * PAGE_SIZE);
+	q = krealloc(p, 5, GFP_KERNEL);			/* shrink */
+	KTEST_ASSERT_NOT_NULL(t, q);
+	KTEST_EXPECT_EQ(t, memcmp(q, "tinys", 5), 0);
+	p = krealloc(q, (size_t)-1, GFP_KERNEL | __GFP_NOWARN);	/* fails: q untouched */
+	KTEST_EXPECT_NULL(t, p);
+	KTEST_EXPECT_EQ(t, memcmp(q, "tinys", 5), 0);
+	KTEST_EXPECT_PTR_EQ(t, krealloc(q, 0, GFP_KERNEL), ZERO_SIZE_PTR);	/* frees q */
+}
+
+static void kstrdup_and_kmemdup(struct ktest *t)
+{
+	char *s = kstrdup("slob and slab", GFP_KERNEL);
+	u8 *m;
+
+	KTEST_ASSERT_NOT_NULL(t, s);
+	KTEST_EXPECT_STREQ(t, s, "slob and slab");
+	kfree(s);
+	KTEST_EXPECT_NULL(t, kstrdup(NULL, GFP_KERNEL));
+	m = kmemdup("\x01\x02\x03", 3, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, m);
+	KTEST_EXPECT_EQ(t, m[2], 3);
+	kfree(m);
+}
+
+/* ---- caches ---------------------------------------------------------------- */
+
+#define CTOR_MAGIC	0xc0ffee11u
+
+static unsigned long ctor_calls, dtor_calls;
+
+static void count_ctor(void *obj)
+{
+	*(u32 *)obj = CTOR_MAGIC;
+	ctor_calls++;
+}
+
+static void count_dtor(void *obj)
+{
+	dtor_calls++;
+}
+
+static void cache_objects(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_objects", 100, 0, 0, NULL, NULL);
+	void *obj[200];
+	unsigned int i;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_EXPECT_EQ(t, kmem_cache_size(c), 100u);
+	KTEST_EXPECT_STREQ(t, kmem_cache_name(c), "test_objects");
+	for (i = 0; i < ARRAY_SIZE(obj); i++) {
+		obj[i] = kmem_cache_alloc(c, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, obj[i]);
+		fill(obj[i], 100);
+	}
+	for (i = 0; i < ARRAY_SIZE(obj); i++) {
+		KTEST_EXPECT_TRUE(t, intact(obj[i], 100));
+		kmem_cache_free(c, obj[i]);
+	}
+	kmem_cache_free(c, NULL);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+static void cache_alignment(struct ktest *t)
+{
+	static const size_t sizes[] = { 24, 100, 1000, 3000 };
+	static const size_t aligns[] = { 8, 16, 32, 64, 128, 256, 1024 };
+	unsigned int i, j, k;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		for (j = 0; j < ARRAY_SIZE(aligns); j++) {
+			struct kmem_cache *c = kmem_cache_create("test_align", sizes[i], aligns[j],
+								 0, NULL, NULL);
+			void *obj[5];
+
+			KTEST_ASSERT_NOT_NULL(t, c);
+			for (k = 0; k < ARRAY_SIZE(obj); k++) {
+				obj[k] = kmem_cache_alloc(c, GFP_KERNEL);
+				KTEST_ASSERT_NOT_NULL(t, obj[k]);
+				KTEST_EXPECT_EQ(t, (uintptr_t)obj[k] % aligns[j], 0u);
+				fill(obj[k], sizes[i]);
+			}
+			for (k = 0; k < ARRAY_SIZE(obj); k++) {
+				KTEST_EXPECT_TRUE(t, intact(obj[k], sizes[i]));
+				kmem_cache_free(c, obj[k]);
+			}
+			KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+		}
+	}
+}
+
+static void cache_hwcache_align(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_hwalign", 40, 0,
+						 SLAB_HWCACHE_ALIGN | SLAB_MUST_HWCACHE_ALIGN,
+						 NULL, NULL);
+	void *a, *b;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	a = kmem_cache_alloc(c, GFP_KERNEL);
+	b = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, a);
+	KTEST_ASSERT_NOT_NULL(t, b);
+	KTEST_EXPECT_EQ(t, (uintptr_t)a % L1_CACHE_BYTES, 0u);
+	KTEST_EXPECT_EQ(t, (uintptr_t)b % L1_CACHE_BYTES, 0u);
+	kmem_cache_free(c, a);
+	kmem_cache_free(c, b);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* Whatever the allocator's policy, an object handed out is constructed,
+ * and by the time the cache is destroyed every constructed object has been
+ * destructed. */
+static void cache_ctor_dtor(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_ctor", 64, 0, 0, count_ctor, count_dtor);
+	u32 *obj[50];
+	unsigned int i, round;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	ctor_calls = dtor_calls = 0;
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < ARRAY_SIZE(obj); i++) {
+			obj[i] = kmem_cache_alloc(c, GFP_KERNEL);
+			KTEST_ASSERT_NOT_NULL(t, obj[i]);
+			KTEST_EXPECT_EQ(t, *obj[i], CTOR_MAGIC);
+			obj[i][1] = i;		/* use it, leave the constructed part intact */
+		}
+		for (i = 0; i < ARRAY_SIZE(obj); i++)
+			kmem_cache_free(c, obj[i]);
+	}
+	KTEST_EXPECT_GE(t, ctor_calls, (unsigned long)ARRAY_SIZE(obj));
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	KTEST_EXPECT_EQ(t, dtor_calls, ctor_calls);
+}
+
+static void cache_page_sized_objects(struct ktest *t)
+{
+	static const size_t sizes[] = { PAGE_SIZE, 2 * PAGE_SIZE + 100, 5 * PAGE_SIZE };
+	unsigned int i, k;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		struct kmem_cache *c = kmem_cache_create("test_big", sizes[i], PAGE_SIZE, 0,
+							 count_ctor, NULL);
+		void *obj[4];
+
+		KTEST_ASSERT_NOT_NULL(t, c);
+		for (k = 0; k < ARRAY_SIZE(obj); k++) {
+			obj[k] = kmem_cache_alloc(c, GFP_KERNEL);
+			KTEST_ASSERT_NOT_NULL(t, obj[k]);
+			KTEST_EXPECT_EQ(t, (uintptr_t)obj[k] % PAGE_SIZE, 0u);
+			KTEST_EXPECT_EQ(t, *(u32 *)obj[k], CTOR_MAGIC);
+			fill((u8 *)obj[k] + 4, sizes[i] - 4);
+		}
+		for (k = 0; k < ARRAY_SIZE(obj); k++) {
+			KTEST_EXPECT_TRUE(t, intact((u8 *)obj[k] + 4, sizes[i] - 4));
+			*(u32 *)obj[k] = CTOR_MAGIC;	/* back to the constructed state */
+			kmem_cache_free(c, obj[k]);
+		}
+		KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	}
+}
+
+static void cache_destroy_refuses_live(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_busy", 32, 0, 0, NULL, NULL);
+	void *a, *b;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	a = kmem_cache_alloc(c, GFP_KERNEL);
+	b = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, b);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), -1);
+	kmem_cache_free(c, a);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), -1);
+	a = kmem_cache_alloc(c, GFP_KERNEL);		/* still works */
+	KTEST_EXPECT_NOT_NULL(t, a);
+	kmem_cache_free(c, a);
+	kmem_cache_free(c, b);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+static void cache_create_rejects_bad_arguments(struct ktest *t)
+{
+	KTEST_EXPECT_NULL(t, kmem_cache_create("test_bad", 0, 0, 0, NULL, NULL));
+	KTEST_EXPECT_NULL(t, kmem_cache_create("test_bad", 64, 3, 0, NULL, NULL));
+	KTEST_EXPECT_NULL(t, kmem_cache_create(NULL, 64, 0, 0, NULL, NULL));
+	KTEST_EXPECT_NULL(t, kmem_cache_create("test_bad", PAGE_SIZE << MAX_ORDER, 0, 0, NULL, NULL));
+}
+
+/* ---- many objects, stress ------------------------------------------------- */
+
+#define MANY	2000
+
+static void many_objects_live(struct ktest *t)
+{
+	static void *obj[MANY];
+	static size_t len[MANY];
+	struct rnd_state r;
+	unsigned int i, k, bad = 0;
+
+	prandom_seed(&r, 42);
+	for (i = 0; i < MANY; i++) {
+		len[i] = 1 + prandom_below(&r, prandom_below(&r, 16) ? 256 : 2048);
+		obj[i] = kmalloc(len[i], GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, obj[i]);
+		fill(obj[i], len[i]);
+	}
+	for (i = 0; i < MANY; i++) {			/* free in a shuffled order */
+		k = (i * 769) % MANY;
+		bad += !intact(obj[k], len[k]);
+		kfree(obj[k]);
+	}
+	KTEST_EXPECT_EQ(t, bad, 0u);
+}
+
+#define STRESS_SLOTS	512
+#define STRESS_OPS	40000
+
+struct stress_slot {
+	void *p;
+	size_t len;
+	int cache;		/* -1: kmalloc */
+};
+
+static size_t stress_size(struct rnd_state *r)
+{
+	switch (prandom_below(r, 16)) {
+	case 0:
+		return 1 + prandom_below(r, 6 * PAGE_SIZE);
+	case 1: case 2:
+		return 1 + prandom_below(r, 2048);
+	default:
+		return 1 + prandom_below(r, 200);
+	}
+}
+
+/* One random operation on slot s; returns 1 if a pattern was damaged. */
+static int stress_op(struct rnd_state *r, struct stress_slot *s, struct kmem_cache **caches,
+		     const size_t *csize)
+{
+	int bad = 0;
+
+	if (s->p) {
+		bad = !intact(s->p, s->len);
+		if (s->cache < 0 && prandom_below(r, 4) == 0) {	/* krealloc */
+			size_t n = stress_size(r);
+			void *q = krealloc(s->p, n, GFP_KERNEL | __GFP_NOWARN);
+
+			if (q) {
+				bad |= !moved_intact(q, min(n, s->len), s->p);
+				s->p = q;
+				s->len = n;
+				fill(q, n);
+			}
+			return bad;
+		}
+		if (s->cache < 0)
+			kfree(s->p);
+		else
+			kmem_cache_free(caches[s->cache], s->p);
+		s->p = NULL;
+		return bad;
+	}
+	s->cache = (int)prandom_below(r, 6) - 2;	/* -2, -1: kmalloc; 0..3: caches */
+	if (s->cache < 0) {
+		s->cache = -1;
+		s->len = stress_size(r);
+		s->p = prandom_below(r, 2) ? kmalloc(s->len, GFP_KERNEL | __GFP_NOWARN)
+					   : kzalloc(s->len, GFP_KERNEL | __GFP_NOWARN);
+	} else {
+		s->len = csize[s->cache];
+		s->p = kmem_cache_alloc(caches[s->cache], GFP_KERNEL | __GFP_NOWARN);
+	}
+	if (s->p)
+		fill(s->p, s->len);
+	return 0;
+}
+
+static void random_stress(struct ktest *t)
+{
+	static struct stress_slot slot[STRESS_SLOTS];
+	static const size_t csize[4] = { 16, 72, 500, 2 * PAGE_SIZE };
+	struct kmem_cache *caches[4];
+	struct kmem_stats st;
+	struct rnd_state r;
+	unsigned long bad = 0, live = 0;
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		caches[i] = kmem_cache_create("test_stress", csize[i], i == 2 ? 32 : 0, 0, NULL, NULL);
+		KTEST_ASSERT_NOT_NULL(t, caches[i]);
+	}
+	memset(slot, 0, sizeof(slot));
+	prandom_seed(&r, 0xbadcafe);
+	for (i = 0; i < STRESS_OPS; i++)
+		bad += stress_op(&r, &slot[prandom_below(&r, STRESS_SLOTS)], caches, csize);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	kmem_get_stats(&st);
+	for (i = 0; i < STRESS_SLOTS; i++)
+		live += slot[i].p ? slot[i].len : 0;
+	ktest_info(t, "after %u ops: %lu live bytes in %lu+%lu pages held (%lu kB)", STRESS_OPS,
+		   live, st.slab_pages, st.large_pages,
+		   (st.slab_pages + st.large_pages) * (PAGE_SIZE / 1024));
+	for (i = 0; i < STRESS_SLOTS; i++) {
+		if (!slot[i].p)
+			continue;
+		bad += !intact(slot[i].p, slot[i].len);
+		if (slot[i].cache < 0)
+			kfree(slot[i].p);
+		else
+			kmem_cache_free(caches[slot[i].cache], slot[i].p);
+	}
+	for (i = 0; i < 4; i++)
+		KTEST_EXPECT_EQ(t, kmem_cache_destroy(caches[i]), 0);
+	KTEST_EXPECT_EQ(t, bad, 0UL);
+}
+
+/* ---- the timer interrupt allocates too ------------------------------------- */
+
+struct irq_kmem_state {
+	struct timer_list timer;
+	struct kmem_cache *cache;
+	void *held[8];
+	size_t len[8];
+	volatile unsigned long ops, bad;
+	volatile int stop;
+};
+
+static void irq_kmem_fn(unsigned long data)
+{
+	struct irq_kmem_state *s = (struct irq_kmem_state *)data;
+	unsigned int k;
+
+	for (k = 0; k < ARRAY_SIZE(s->held); k++) {
+		if (s->held[k]) {
+			s->bad += !intact(s->held[k], s->len[k]);
+			if (k % 2)
+				kmem_cache_free(s->cache, s->held[k]);
+			else
+				kfree(s->held[k]);
+			s->held[k] = NULL;
+		}
+		if (s->stop)
+			continue;
+		s->len[k] = k % 2 ? 48 : 16 + ((s->ops * 37 + k * 101) % 1500);
+		s->held[k] = k % 2 ? kmem_cache_alloc(s->cache, GFP_ATOMIC | __GFP_NOWARN)
+				   : kmalloc(s->len[k], GFP_ATOMIC | __GFP_NOWARN);
+		if (s->held[k])
+			fill(s->held[k], s->len[k]);
+		s->ops++;
+	}
+	if (!s->stop)
+		mod_timer(&s->timer, jiffies + 1);
+}
+
+static void alloc_from_timer_interrupt(struct ktest *t)
+{
+	static struct irq_kmem_state s;
+	unsigned long end, mine = 0, bad = 0;
+	void *p;
+
+	memset(&s, 0, sizeof(s));
+	s.cache = kmem_cache_create("test_irq", 48, 0, 0, NULL, NULL);
+	KTEST_ASSERT_NOT_NULL(t, s.cache);
+	setup_timer(&s.timer, irq_kmem_fn, (unsigned long)&s);
+	mod_timer(&s.timer, jiffies + 1);
+	end = jiffies + 20;
+	while (time_before(jiffies, end)) {
+		size_t n = 1 + (mine * 13) % 700;
+
+		p = kmalloc(n, GFP_KERNEL | __GFP_NOWARN);
+		if (p) {
+			fill(p, n);
+			bad += !intact(p, n);
+			kfree(p);
+		}
+		if (++mine % 128 == 0)
+			ktest_wait_ticks(1);
+	}
+	s.stop = 1;
+	del_timer(&s.timer);
+	irq_kmem_fn((unsigned long)&s);		/* frees what the timer still held */
+	KTEST_EXPECT_GT(t, s.ops, 20UL);
+	KTEST_EXPECT_EQ(t, bad + s.bad, 0UL);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(s.cache), 0);
+}
+
+/* ---- exhaustion -------------------------------------------------------------- */
+
+/* Allocates size-byte blocks until NULL, chained through their first word;
+ * returns the chain. */
+static void **exhaust(size_t size, unsigned long *count)
+{
+	void **chain = NULL, **p;
+
+	while ((p = kmalloc(size, GFP_ATOMIC | __GFP_NOWARN)) != NULL) {
+		*p = chain;
+		chain = p;
+		(*count)++;
+	}
+	return chain;
+}
+
+static void release(void **chain)
+{
+	while (chain) {
+		void **next = *chain;
+
+		kfree(chain);
+		chain = next;
+	}
+}
+
+static void exhaustion_and_recovery(struct ktest *t)
+{
+	static const size_t sizes[] = { 8 * PAGE_SIZE, 256, 64, 16, 1 };
+	struct kmem_cache *c = kmem_cache_create("test_exhaust", 200, 0, 0, NULL, NULL);
+	unsigned long count[ARRAY_SIZE(sizes)] = { 0 }, flags, before = nr_free_pages();
+	void **chain[ARRAY_SIZE(sizes)], *p;
+	unsigned int i;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	local_irq_save(flags);		/* no timer may allocate meanwhile */
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		chain[i] = exhaust(sizes[i], &count[i]);
+	KTEST_EXPECT_GT(t, count[0], 0UL);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		KTEST_EXPECT_NULL(t, kmalloc(sizes[i], GFP_ATOMIC | __GFP_NOWARN));
+	KTEST_EXPECT_NULL(t, kmem_cache_alloc(c, GFP_ATOMIC | __GFP_NOWARN));
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		release(chain[i]);
+	p = kmalloc(64, GFP_KERNEL);		/* recovered */
+	KTEST_EXPECT_NOT_NULL(t, p);
+	kfree(p);
+	p = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_EXPECT_NOT_NULL(t, p);
+	kmem_cache_free(c, p);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	kmem_reclaim();
+	KTEST_EXPECT_GE(t, nr_free_pages() + 64, before);
+	ktest_info(t, "took %lu blocks of %lu bytes, then %lu, %lu, %lu and %lu smaller ones",
+		   count[0], (unsigned long)sizes[0], count[1], count[2], count[3], count[4]);
+}
+
+/* ---- bad pointers ------------------------------------------------------------ */
+
+static void bad_pointers_are_reported(struct ktest *t)
+{
+	unsigned long bad = kmem_bad_free_count;
+	struct kmem_cache *c = kmem_cache_create("test_badptr", 64, 0, 0, NULL, NULL);
+	u8 stack_buf[32];
+	u8 *p = kmalloc(100, GFP_KERNEL), *q;
+	void *obj;
+
+	KTEST_ASSERT_NOT_NULL(t, p);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	fill(p, 100);
+	kfree(stack_buf);				/* not heap memory */
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 1);
+	kfree(p + 8);					/* inside a block */
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 2);
+	KTEST_EXPECT_TRUE(t, intact(p, 100));		/* nothing lost */
+	kfree(p);
+	kfree(p);					/* double free */
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 3);
+	q = kmalloc(3 * PAGE_SIZE, GFP_KERNEL);		/* a large block */
+	KTEST_ASSERT_NOT_NULL(t, q);
+	kfree(q + PAGE_SIZE);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 4);
+	kfree(q);
+	kfree(q);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 5);
+	obj = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, obj);
+	kmem_cache_free(c, obj);
+	kmem_cache_free(c, obj);			/* double free into a cache */
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 6);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	p = kmalloc(100, GFP_KERNEL);			/* still works */
+	KTEST_EXPECT_NOT_NULL(t, p);
+	kfree(p);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* ---- per-CPU data and accounting ----------------------------------------------- */
+
+static void percpu_allocation(struct ktest *t)
+{
+	u64 *p = __alloc_percpu(sizeof(u64) * 3, 64);
+	unsigned int cpu;
+
+	KTEST_ASSERT_NOT_NULL(t, p);
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		u64 *mine = per_cpu_ptr(p, cpu);
+
+		KTEST_ASSERT_NOT_NULL(t, mine);
+		KTEST_EXPECT_EQ(t, (uintptr_t)mine % 64, 0u);
+		KTEST_EXPECT_EQ(t, mine[0] | mine[1] | mine[2], 0ULL);
+		mine[2] = cpu + 1;
+	}
+	KTEST_EXPECT_NULL(t, per_cpu_ptr(p, NR_CPUS));
+	free_percpu(p);
+	free_percpu(NULL);
+	KTEST_EXPECT_NULL(t, __alloc_percpu(8, 3));
+	KTEST_EXPECT_NULL(t, __alloc_percpu(0, 8));
+}
+
+static void stats_follow_allocations(struct ktest *t)
+{
+	struct kmem_stats a, b;
+	void *small[64], *large;
+	unsigned int i;
+
+	kmem_get_stats(&a);
+	for (i = 0; i < ARRAY_SIZE(small); i++) {
+		small[i] = kmalloc(1000, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, small[i]);
+	}
+	large = kmalloc(256 * 1024, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, large);
+	kmem_get_stats(&b);
+	KTEST_EXPECT_GE(t, b.bytes_used, a.bytes_used + 64 * 1000);
+	KTEST_EXPECT_GE(t, (b.slab_pages + b.large_pages) * PAGE_SIZE,
+			(a.slab_pages + a.large_pages) * PAGE_SIZE + 256 * 1024);
+	for (i = 0; i < ARRAY_SIZE(small); i++)
+		kfree(small[i]);
+	kfree(large);
+	kmem_get_stats(&b);
+	KTEST_EXPECT_EQ(t, b.bytes_used, a.bytes_used);
+}
+
+static const struct ktest_case kmem_api_cases[] = {
+	KTEST_CASE(kmalloc_sizes),
+	KTEST_CASE(ksize_is_usable),
+	KTEST_CASE(zero_size_and_null),
+	KTEST_CASE(kzalloc_zeroes),
+	KTEST_CASE(kcalloc_checks_overflow),
+	KTEST_CASE(impossible_sizes_fail),
+	KTEST_CASE(krealloc_keeps_contents),
+	KTEST_CASE(kstrdup_and_kmemdup),
+	KTEST_CASE(cache_objects),
+	KTEST_CASE(cache_alignment),
+	KTEST_CASE(cache_hwcache_align),
+	KTEST_CASE(cache_ctor_dtor),
+	KTEST_CASE(cache_page_sized_objects),
+	KTEST_CASE(cache_destroy_refuses_live),
+	KTEST_CASE(cache_create_rejects_bad_arguments),
+	KTEST_CASE(many_objects_live),
+	KTEST_CASE(random_stress),
+	KTEST_CASE(alloc_from_timer_interrupt),
+	KTEST_CASE(exhaustion_and_recovery),
+	KTEST_CASE(bad_pointers_are_reported),
+	KTEST_CASE(percpu_allocation),
+	KTEST_CASE(stats_follow_allocations),
+	{}
+};
+
+static const struct ktest_suite kmem_api_suite = {
+	.name = "kmem_api",
+	.cases = kmem_api_cases,
+	.init = kmem_api_init,
+	.exit = kmem_api_exit,
+};
+KTEST_SUITE(kmem_api_suite);

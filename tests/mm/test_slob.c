@@ -1,0 +1,300 @@
+/* test_slob.c - self-tests specific to SLOB (mm/slob.c).
+ *
+ * Merging of free neighbours, bigblocks, the arena shrinker, the exact
+ * per-object overhead (one unit for kmalloc, none for caches), the
+ * constructor on every allocation, and no page leaks over a long run.
+ * These look inside the heap through mm/slob.h.
+ */
+#include <tiny/kernel.h>
+#include <tiny/irqflags.h>
+#include <tiny/ktest.h>
+#include <tiny/random.h>
+#include <tiny/string.h>
+#include <tiny/timer.h>
+#include "../../mm/slob.h"
+
+static unsigned long heap_pages(void)
+{
+	struct kmem_stats st;
+
+	kmem_get_stats(&st);
+	return st.slab_pages;
+}
+
+static unsigned long bytes_used(void)
+{
+	struct kmem_stats st;
+
+	kmem_get_stats(&st);
+	return st.bytes_used;
+}
+
+static void slob_exit(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+}
+
+/*
+ * Fills fresh heap pages with blocks of random sizes, frees them in a
+ * shuffled order, and checks that they merged back into whole pages: the
+ * shrinker can then return every page the test added.
+ */
+static void free_merges_neighbours(struct ktest *t)
+{
+	static void *obj[600];
+	unsigned long flags, base, grown, returned;
+	struct rnd_state r;
+	unsigned int i;
+
+	prandom_seed(&r, 7);
+	local_irq_save(flags);		/* keep the shrinker timer out */
+	kmem_reclaim();
+	base = heap_pages();
+	for (i = 0; i < ARRAY_SIZE(obj); i++)
+		obj[i] = kmalloc(1 + prandom_below(&r, 300), GFP_ATOMIC);
+	grown = heap_pages() - base;
+	for (i = 0; i < ARRAY_SIZE(obj); i++)
+		kfree(obj[(i * 251) % ARRAY_SIZE(obj)]);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);	/* includes "no unmerged neighbours" */
+	returned = kmem_reclaim();
+	local_irq_restore(flags);
+	KTEST_EXPECT_GT(t, grown, 4UL);
+	KTEST_EXPECT_EQ(t, returned, grown);
+	KTEST_EXPECT_EQ(t, heap_pages(), base);
+}
+
+static int on_bigblock_list(const void *p)
+{
+	const struct bigblock *bb;
+	unsigned long flags;
+	int found = 0;
+
+	spin_lock_irqsave(&slob_block_lock, flags);
+	for (bb = slob_bigblocks; bb; bb = bb->next)
+		found |= bb->pages == p;
+	spin_unlock_irqrestore(&slob_block_lock, flags);
+	return found;
+}
+
+static void bigblocks_found_and_released(struct ktest *t)
+{
+	unsigned long free_before = nr_free_pages();
+	void *a = kmalloc(PAGE_SIZE - SLOB_UNIT, GFP_KERNEL);	/* the first bigblock size */
+	void *b = kmalloc(3 * PAGE_SIZE, GFP_KERNEL);
+	void *c = kmalloc(PAGE_SIZE - SLOB_UNIT - 1, GFP_KERNEL);	/* still on the heap */
+
+	KTEST_ASSERT_NOT_NULL(t, a);
+	KTEST_ASSERT_NOT_NULL(t, b);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_EXPECT_EQ(t, (uintptr_t)a % PAGE_SIZE, 0u);
+	KTEST_EXPECT_TRUE(t, on_bigblock_list(a));
+	KTEST_EXPECT_TRUE(t, on_bigblock_list(b));
+	KTEST_EXPECT_FALSE(t, on_bigblock_list(c));
+	KTEST_EXPECT_EQ(t, ksize(a), PAGE_SIZE);
+	KTEST_EXPECT_EQ(t, ksize(b), 4 * PAGE_SIZE);
+	KTEST_EXPECT_EQ(t, ksize(c), PAGE_SIZE - SLOB_UNIT);
+	memset(b, 0x77, 4 * PAGE_SIZE);
+	kfree(a);
+	kfree(b);
+	kfree(c);
+	KTEST_EXPECT_FALSE(t, on_bigblock_list(a));
+	KTEST_EXPECT_FALSE(t, on_bigblock_list(b));
+	kmem_reclaim();
+	KTEST_EXPECT_GE(t, nr_free_pages(), free_before);
+}
+
+/* The timer gives empty heap pages back within a few ticks. */
+static void shrinker_returns_empty_pages(struct ktest *t)
+{
+	static void *obj[400];
+	unsigned long start, grown, free_full, waited = 0;
+	unsigned int i;
+
+	kmem_reclaim();
+	start = nr_free_pages();
+	for (i = 0; i < ARRAY_SIZE(obj); i++)
+		obj[i] = kmalloc(500, GFP_KERNEL);
+	grown = start - nr_free_pages();
+	for (i = 0; i < ARRAY_SIZE(obj); i++)
+		kfree(obj[i]);
+	free_full = nr_free_pages();
+	KTEST_EXPECT_GE(t, grown, 40UL);
+	KTEST_EXPECT_LT(t, free_full, start);		/* the heap still holds the pages */
+	while (nr_free_pages() < start && waited < 3 * HZ) {
+		ktest_wait_ticks(HZ / 10 + 1);
+		waited += HZ / 10 + 1;
+	}
+	KTEST_EXPECT_GE(t, nr_free_pages(), start);	/* all back, in one pass */
+	KTEST_EXPECT_LE(t, waited, (unsigned long)(2 * HZ));
+	ktest_info(t, "%lu pages returned after %lu ticks", nr_free_pages() - free_full, waited);
+}
+
+/* Pages the shrinker returned are gone from the heap: every free block and
+ * every new object lies on a page still marked as heap. */
+static void returned_pages_leave_the_heap(struct ktest *t)
+{
+	void *obj[100];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(obj); i++)
+		obj[i] = kmalloc(700, GFP_KERNEL);
+	for (i = 0; i < ARRAY_SIZE(obj); i++)
+		kfree(obj[i]);
+	KTEST_EXPECT_GT(t, kmem_reclaim(), 0UL);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);	/* free blocks all on PG_slab pages */
+	for (i = 0; i < ARRAY_SIZE(obj); i++) {
+		struct page *page;
+
+		obj[i] = kmalloc(300, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, obj[i]);
+		page = virt_to_page(obj[i]);
+		KTEST_EXPECT_TRUE(t, page && (page->flags & PG_slab));
+	}
+	for (i = 0; i < ARRAY_SIZE(obj); i++)
+		kfree(obj[i]);
+}
+
+static void shrinker_never_grows(struct ktest *t)
+{
+	unsigned long flags, pages, free;
+
+	local_irq_save(flags);
+	kmem_reclaim();
+	pages = heap_pages();
+	free = nr_free_pages();
+	KTEST_EXPECT_EQ(t, kmem_reclaim(), 0UL);
+	KTEST_EXPECT_EQ(t, heap_pages(), pages);
+	KTEST_EXPECT_EQ(t, nr_free_pages(), free);
+	local_irq_restore(flags);
+}
+
+/* kmalloc costs exactly one unit of header; cache objects cost nothing. */
+static void exact_overhead(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_overhead", 52, 0, 0, NULL, NULL);
+	unsigned long before;
+	size_t n;
+	void *p;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	for (n = 1; n < 300; n += 37) {
+		before = bytes_used();
+		p = kmalloc(n, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, p);
+		KTEST_EXPECT_EQ(t, ksize(p), ALIGN(n, SLOB_UNIT));
+		KTEST_EXPECT_EQ(t, bytes_used() - before, ALIGN(n, SLOB_UNIT) + SLOB_UNIT);
+		kfree(p);
+		KTEST_EXPECT_EQ(t, bytes_used(), before);
+	}
+	before = bytes_used();
+	p = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	KTEST_EXPECT_EQ(t, bytes_used() - before, ALIGN(52, SLOB_UNIT));
+	kmem_cache_free(c, p);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+static unsigned long slob_ctors, slob_dtors;
+
+static void slob_ctor(void *obj)
+{
+	slob_ctors++;
+}
+
+static void slob_dtor(void *obj)
+{
+	slob_dtors++;
+}
+
+/* SLOB's emulation runs the constructor on every allocation (SLAB only when
+ * a slab is created) and the destructor on every free. */
+static void ctor_on_every_allocation(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_slob_ctor", 40, 0, 0, slob_ctor, slob_dtor);
+	unsigned int i;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	slob_ctors = slob_dtors = 0;
+	for (i = 0; i < 10; i++) {
+		void *p = kmem_cache_alloc(c, GFP_KERNEL);
+
+		KTEST_ASSERT_NOT_NULL(t, p);
+		kmem_cache_free(c, p);
+	}
+	KTEST_EXPECT_EQ(t, slob_ctors, 10UL);
+	KTEST_EXPECT_EQ(t, slob_dtors, 10UL);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+#define LEAK_SLOTS	300
+
+/* A long random run, everything freed: the heap and the page allocator end
+ * where they started. */
+static void no_page_leak_over_long_run(struct ktest *t)
+{
+	static void *obj[LEAK_SLOTS];
+	struct kmem_cache *c = kmem_cache_create("test_leak", 120, 16, 0, NULL, NULL);
+	unsigned long flags, heap0, free0, peak_held = 0, live = 0;
+	struct rnd_state r;
+	unsigned int i, k;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	prandom_seed(&r, 2005);
+	memset(obj, 0, sizeof(obj));
+	local_irq_save(flags);
+	kmem_reclaim();
+	heap0 = heap_pages();
+	free0 = nr_free_pages();
+	for (i = 0; i < 60000; i++) {
+		k = prandom_below(&r, LEAK_SLOTS);
+		if (obj[k]) {
+			if (k % 3 == 0)
+				kmem_cache_free(c, obj[k]);
+			else
+				kfree(obj[k]);
+			obj[k] = NULL;
+		} else if (k % 3 == 0) {
+			obj[k] = kmem_cache_alloc(c, GFP_ATOMIC);
+		} else {
+			obj[k] = kmalloc(1 + prandom_below(&r, k % 7 ? 400 : 5000), GFP_ATOMIC);
+		}
+		if (i % 1000 == 0)
+			peak_held = max(peak_held, free0 - nr_free_pages());
+	}
+	for (k = 0; k < LEAK_SLOTS; k++)
+		live += obj[k] ? (k % 3 == 0 ? 120 : ksize(obj[k])) : 0;
+	ktest_info(t, "before the final frees: %lu live bytes, heap %lu pages (%lu bytes in use)",
+		   live, heap_pages() - heap0, bytes_used());
+	for (k = 0; k < LEAK_SLOTS; k++) {
+		if (!obj[k])
+			continue;
+		if (k % 3 == 0)
+			kmem_cache_free(c, obj[k]);
+		else
+			kfree(obj[k]);
+	}
+	kmem_reclaim();
+	KTEST_EXPECT_EQ(t, heap_pages(), heap0);
+	KTEST_EXPECT_EQ(t, nr_free_pages(), free0);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+static const struct ktest_case slob_cases[] = {
+	KTEST_CASE(free_merges_neighbours),
+	KTEST_CASE(bigblocks_found_and_released),
+	KTEST_CASE(shrinker_returns_empty_pages),
+	KTEST_CASE(returned_pages_leave_the_heap),
+	KTEST_CASE(shrinker_never_grows),
+	KTEST_CASE(exact_overhead),
+	KTEST_CASE(ctor_on_every_allocation),
+	KTEST_CASE(no_page_leak_over_long_run),
+	{}
+};
+
+static const struct ktest_suite slob_suite = {
+	.name = "slob",
+	.cases = slob_cases,
+	.exit = slob_exit,
+};
+KTEST_SUITE(slob_suite);
