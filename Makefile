@@ -60,7 +60,7 @@ ifeq ($(MAKECMDGOALS),)
 build-goals := all
 endif
 
-.PHONY: $(config-targets) $(meta-targets) all vmlinux FORCE
+.PHONY: $(config-targets) $(meta-targets) all vmlinux prepare FORCE
 
 all: vmlinux
 
@@ -69,7 +69,7 @@ defconfig: $(KBUILD_DEFCONFIG)
 $(DEFCONFIGS):
 	$(Q)$(DEPS) kconfig
 	$(Q)mkdir -p $(objtree)
-	$(Q)$(kconfig_env) $(KCONFIG_CONF) --defconfig=$(DEFCONFIG_DIR)/$@ $(srctree)/Kconfig
+	$(Q)$(kconfig_env) $(KCONFIG_CONF) $(if $(Q),-s) --defconfig=$(DEFCONFIG_DIR)/$@ $(srctree)/Kconfig
 
 menuconfig:
 	$(Q)$(DEPS) kconfig
@@ -151,6 +151,9 @@ $(objtree)/%.o: $(srctree)/%.S $(autoconf_h)
 	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_AFLAGS) -MMD -MP -c -o $@ $<
 
 vmlinux: $(objtree)/vmlinux
+
+# Only the configuration header (the host build of mm/ needs no more).
+prepare: $(autoconf_h)
 
 $(objtree)/vmlinux: $(objs) $(LDSCRIPT)
 	$(call quiet_echo,LD      ,vmlinux)

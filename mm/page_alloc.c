@@ -20,6 +20,7 @@
  * Nothing here touches hardware: the host build manages a host buffer.
  */
 #include <tiny/kernel.h>
+#include <tiny/memcheck.h>
 #include <tiny/mm.h>
 #include <tiny/spinlock.h>
 #include <tiny/string.h>
@@ -151,10 +152,13 @@ static struct page *buddy_take(unsigned int order)
 
 /* ---- poisoning (CONFIG_PAGE_POISONING) --------------------------------- */
 
+/* Fills a block being freed with the poison pattern (CONFIG_PAGE_POISONING)
+ * and tells a memory checker that nobody may touch it now. */
 static void poison_block(struct page *page, unsigned int order)
 {
 	if (IS_ENABLED(CONFIG_PAGE_POISONING))
 		memset(page_address(page), PAGE_POISON, PAGE_SIZE << order);
+	kmem_mark_noaccess(page_address(page), PAGE_SIZE << order);
 }
 
 static void check_poison(struct page *page, unsigned int order)
@@ -209,6 +213,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		report_failure(gfp, order);
 		return NULL;
 	}
+	kmem_mark_internal(page_address(page), PAGE_SIZE << order);
 	check_poison(page, order);
 	if (gfp & __GFP_ZERO)
 		memset(page_address(page), 0, PAGE_SIZE << order);
@@ -273,8 +278,10 @@ static void free_block(struct page *page, unsigned int order, void *caller)
 	why = bad_free_reason(page, order);
 	if (!why) {
 		page->flags &= ~PG_head;
-		if (!poison)
+		if (!poison) {
+			kmem_mark_noaccess(page_address(page), PAGE_SIZE << order);
 			release_block(page, order);
+		}
 	}
 	spin_unlock_irqrestore(&zone_lock, flags);
 	if (why) {

@@ -27,6 +27,7 @@
  * double frees) are detected and reported instead of corrupting the heap.
  */
 #include <tiny/kernel.h>
+#include <tiny/memcheck.h>
 #include <tiny/string.h>
 #include <tiny/timer.h>
 #include "slob.h"
@@ -58,24 +59,31 @@ static inline slob_t *slob_canary(const slob_t *m)
 /* ---- the heap -------------------------------------------------------- */
 
 /*
- * Links the block b of the given size into the free list in address order,
- * merging it with free neighbours.  Returns -1, changing nothing, if b
- * overlaps a free block (a double free, or a bad size).  slob_lock held.
+ * Where the block b (units long) belongs in the free list: the free block
+ * after which it is linked.  NULL if b overlaps a free block (a double
+ * free, or a bad size).  Reads only free-list headers.  slob_lock held.
  */
-static int slob_insert(slob_t *b, int units)
+static slob_t *slob_insert_point(const slob_t *b, int units)
 {
 	slob_t *cur;
 
 	for (cur = slob_rover; !(b > cur && b < cur->next); cur = cur->next) {
 		if (cur == b)
-			return -1;
+			return NULL;
 		if (cur >= cur->next && (b > cur || b < cur->next))
 			break;		/* b goes at the wrap-around point */
 	}
 	if ((b > cur && b < cur + cur->units) ||
 	    (b < cur->next && b + units > cur->next))
-		return -1;
+		return NULL;
+	return cur;
+}
 
+/* Links b (units long) after the free block cur, merging it with free
+ * neighbours.  slob_lock held. */
+static void slob_link(slob_t *cur, slob_t *b, int units)
+{
+	kmem_mark_internal(b, SLOB_UNIT);
 	b->units = units;
 	if (cur->next != &slob_arena && b + units == cur->next) {
 		b->units += cur->next->units;
@@ -91,7 +99,6 @@ static int slob_insert(slob_t *b, int units)
 	}
 	slob_rover = cur;
 	slob_free_units += units;
-	return 0;
 }
 
 /*
@@ -109,6 +116,7 @@ static slob_t *slob_find(int units, size_t align)
 		delta = (int)(aligned - cur);
 		if (cur->units >= units + delta) {
 			if (delta) {	/* free the head fragment before the boundary */
+				kmem_mark_internal(aligned, SLOB_UNIT);
 				aligned->units = cur->units - delta;
 				aligned->next = cur->next;
 				cur->next = aligned;
@@ -119,6 +127,7 @@ static slob_t *slob_find(int units, size_t align)
 			if (cur->units == units) {
 				prev->next = cur->next;
 			} else {
+				kmem_mark_internal(cur + units, SLOB_UNIT);
 				prev->next = cur + units;
 				prev->next->units = cur->units - units;
 				prev->next->next = cur->next;
@@ -143,7 +152,9 @@ static int slob_grow(gfp_t gfp)
 		return -1;
 	page->flags |= PG_slab;
 	slob_heap_pages++;
-	slob_insert(page_address(page), SLOB_PAGE_UNITS);
+	kmem_mark_noaccess(page_address(page), PAGE_SIZE);
+	slob_link(slob_insert_point(page_address(page), SLOB_PAGE_UNITS), page_address(page),
+		  SLOB_PAGE_UNITS);
 	return 0;
 }
 
@@ -163,16 +174,41 @@ static void *slob_alloc(size_t size, gfp_t gfp, size_t align)
 	return b;
 }
 
-/* Returns a heap block; -1 (heap unchanged) if it overlaps a free block. */
-static int slob_free(void *block, size_t size)
+/*
+ * Returns a heap block of size bytes.  obj (objsize bytes) is the part a
+ * caller held, for the memory checker; NULL for the allocator's own
+ * blocks.  Returns -1, changing nothing, if the block overlaps free memory.
+ * Any context; takes slob_lock.
+ */
+static int slob_free(void *block, size_t size, const void *obj, size_t objsize)
 {
+	int units = SLOB_UNITS(size);
 	unsigned long flags;
-	int ret;
+	slob_t *cur;
 
 	spin_lock_irqsave(&slob_lock, flags);
-	ret = slob_insert(block, SLOB_UNITS(size));
+	cur = slob_insert_point(block, units);
+	if (cur) {
+		if (obj)
+			kmem_mark_freed(obj, objsize);
+		else
+			kmem_mark_noaccess(block, size);
+		slob_link(cur, block, units);
+	}
 	spin_unlock_irqrestore(&slob_lock, flags);
-	return ret;
+	return cur ? 0 : -1;
+}
+
+/* Is the heap block at b (size bytes) free already?  Takes slob_lock. */
+static int slob_is_free(const void *b, size_t size)
+{
+	unsigned long flags;
+	int is_free;
+
+	spin_lock_irqsave(&slob_lock, flags);
+	is_free = slob_insert_point(b, SLOB_UNITS(size)) == NULL;
+	spin_unlock_irqrestore(&slob_lock, flags);
+	return is_free;
 }
 
 /* Is obj inside a heap page, on a unit boundary? */
@@ -210,12 +246,14 @@ static void **slob_carve_free_pages(unsigned long *count)
 		}
 		if (p + PAGE_SIZE < end) {	/* keep the tail and look in it again */
 			cur = (slob_t *)(p + PAGE_SIZE);
+			kmem_mark_internal(cur, SLOB_UNIT);
 			cur->units = (int)((end - (p + PAGE_SIZE)) / SLOB_UNIT);
 			cur->next = next;
 		} else {
 			cur = next;
 		}
 		prev->next = cur;
+		kmem_mark_internal((void *)p, sizeof(void *));
 		*(void **)p = pages;
 		pages = (void **)p;
 		(*count)++;
@@ -261,13 +299,15 @@ static void *bigblock_alloc(size_t size, gfp_t gfp)
 
 	if (!bb)
 		return NULL;
+	kmem_mark_internal(bb, sizeof(*bb));
 	bb->order = (int)get_order(size);
 	bb->pages = (void *)__get_free_pages(gfp, bb->order);
 	if (!bb->pages) {
-		slob_free(bb, sizeof(*bb));
+		slob_free(bb, sizeof(*bb), NULL, 0);
 		return NULL;
 	}
 	virt_to_page(bb->pages)->flags |= PG_bigblock;
+	kmem_mark_allocated(bb->pages, PAGE_SIZE << bb->order, (gfp & __GFP_ZERO) != 0);
 	spin_lock_irqsave(&slob_block_lock, flags);
 	bb->next = slob_bigblocks;
 	slob_bigblocks = bb;
@@ -325,7 +365,9 @@ void *kmalloc(size_t size, gfp_t gfp)
 	if (size >= PAGE_SIZE - SLOB_UNIT)
 		m = bigblock_alloc(size, gfp);
 	else if ((m = slob_alloc(size + SLOB_UNIT, gfp, 0)) != NULL) {
+		kmem_mark_internal(m, SLOB_UNIT);
 		m->next = slob_canary(m);
+		kmem_mark_allocated(m + 1, (m->units - 1) * SLOB_UNIT, (gfp & __GFP_ZERO) != 0);
 		m++;
 		if (gfp & __GFP_ZERO)
 			memset(m, 0, size);
@@ -348,11 +390,12 @@ void kfree(const void *obj)
 			return;
 		}
 		virt_to_page(obj)->flags &= ~PG_bigblock;
+		kmem_mark_freed(obj, PAGE_SIZE << bb->order);
 		free_pages((unsigned long)(uintptr_t)obj, bb->order);
-		slob_free(bb, sizeof(*bb));
+		slob_free(bb, sizeof(*bb), NULL, 0);
 	} else if ((m = kmalloc_header(obj)) != NULL) {
 		m->next = NULL;		/* a second kfree() will not find the canary */
-		if (slob_free(m, m->units * SLOB_UNIT)) {
+		if (slob_free(m, m->units * SLOB_UNIT, obj, (m->units - 1) * SLOB_UNIT)) {
 			kmem_bad_free("kfree", obj, "block overlaps free memory (double free?)",
 				      __builtin_return_address(0));
 			return;
@@ -395,6 +438,8 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 	if (name && size && (align == 0 || is_power_of_2(align)) &&
 	    get_order(max(size, align)) < MAX_ORDER)
 		c = slob_alloc(sizeof(*c), GFP_KERNEL, 0);
+	if (c)
+		kmem_mark_internal(c, sizeof(*c));
 	if (!c) {
 		if (flags & SLAB_PANIC)
 			panic("kmem_cache_create: cannot create cache %s", name ? name : "(null)");
@@ -428,7 +473,7 @@ int kmem_cache_destroy(struct kmem_cache *c)
 	spin_lock_irqsave(&slob_cache_lock, flags);
 	list_del(&c->list);
 	spin_unlock_irqrestore(&slob_cache_lock, flags);
-	slob_free(c, sizeof(*c));
+	slob_free(c, sizeof(*c), NULL, 0);
 	return 0;
 }
 
@@ -445,6 +490,7 @@ void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
 	}
 	if (!b)
 		return NULL;
+	kmem_mark_allocated(b, c->size, (gfp & __GFP_ZERO) || c->ctor);
 	if (gfp & __GFP_ZERO)
 		memset(b, 0, c->size);
 	if (c->ctor)
@@ -470,17 +516,18 @@ void kmem_cache_free(struct kmem_cache *c, void *b)
 {
 	if (!b)
 		return;
-	if (!cache_object_valid(c, b)) {
-		kmem_bad_free("kmem_cache_free", b, "not an object of this cache",
+	if (!cache_object_valid(c, b) || (c->on_heap && c->dtor && slob_is_free(b, c->size))) {
+		kmem_bad_free("kmem_cache_free", b, "not an object of this cache, or freed already",
 			      __builtin_return_address(0));
 		return;
 	}
 	if (c->dtor)
 		c->dtor(b);
 	if (!c->on_heap) {
+		kmem_mark_freed(b, c->size);
 		free_pages((unsigned long)(uintptr_t)b, c->order);
 		atomic_long_add(-(1L << c->order), &slob_cache_pages);
-	} else if (slob_free(b, c->size)) {
+	} else if (slob_free(b, c->size, b, c->size)) {
 		kmem_bad_free("kmem_cache_free", b, "double free", __builtin_return_address(0));
 		return;
 	}

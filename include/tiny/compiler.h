@@ -6,14 +6,15 @@
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 
 #define __used		__attribute__((__used__))
-#define __unused	__attribute__((__unused__))
 #define __aligned(x)	__attribute__((__aligned__(x)))
 #define __packed	__attribute__((__packed__))
 #define __section(s)	__attribute__((__section__(s)))
 #define __noreturn	__attribute__((__noreturn__))
 #define __printf(a, b)	__attribute__((__format__(printf, a, b)))
 #define noinline	__attribute__((__noinline__))
+#ifndef __always_inline		/* the host C library may define it too */
 #define __always_inline	inline __attribute__((__always_inline__))
+#endif
 #define __must_check	__attribute__((__warn_unused_result__))
 
 /* Compiler barrier: memory accesses are not moved across it. */

@@ -1,0 +1,219 @@
+/* host.c - the kernel services mm/ needs, provided on a Linux host.
+ *
+ * The host build compiles mm/ (and kernel/timer.c, kernel/ktest.c,
+ * kernel/replay.c) unchanged; this file supplies what arch/ and the rest
+ * of kernel/ give them in the kernel: printk, panic and BUG reports, the
+ * interrupt flag and timer interrupts (emulated, see <arch/irqflags.h>),
+ * "physical" memory (one aligned host mapping), and the self-tests' way
+ * of waiting for ticks.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/time.h>
+#include <time.h>
+
+#include <tiny/kernel.h>
+#include <tiny/irqflags.h>
+#include <tiny/ktest.h>
+#include <tiny/mm.h>
+#include <tiny/slab.h>
+#include <tiny/timer.h>
+#include "host.h"
+
+volatile sig_atomic_t host_irqs_off;
+volatile sig_atomic_t host_irq_pending;
+static volatile sig_atomic_t irq_depth;
+static int ticking;		/* SIGALRM delivers ticks */
+int console_loglevel = 7;
+
+int in_interrupt(void)
+{
+	return irq_depth;
+}
+
+/* One timer interrupt: runs with interrupts off, like the PIT handler. */
+static void host_interrupt(void)
+{
+	irq_depth++;
+	host_irqs_off = 1;
+	timer_tick();
+	host_irqs_off = 0;
+	irq_depth--;
+}
+
+void host_run_pending_irq(void)
+{
+	while (host_irq_pending && !host_irqs_off) {
+		host_irq_pending = 0;
+		host_interrupt();
+	}
+}
+
+void host_tick(void)
+{
+	if (host_irqs_off) {
+		host_irq_pending = 1;
+		return;
+	}
+	host_interrupt();
+}
+
+static void sigalrm_handler(int sig)
+{
+	int saved = errno;
+
+	(void)sig;
+	host_tick();
+	errno = saved;
+}
+
+void host_start_ticks(unsigned int usec)
+{
+	struct sigaction sa;
+	struct itimerval it = { { 0, (long)usec }, { 0, (long)usec } };
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = sigalrm_handler;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+	ticking = 1;
+}
+
+void host_stop_ticks(void)
+{
+	struct itimerval it = { { 0, 0 }, { 0, 0 } };
+
+	setitimer(ITIMER_REAL, &it, NULL);
+	ticking = 0;
+}
+
+void ktest_wait_ticks(unsigned long ticks)
+{
+	unsigned long end = jiffies + ticks;
+	struct timespec pause = { 0, 20000 };
+
+	if (!ticking) {
+		while (ticks--)
+			host_tick();
+		return;
+	}
+	while (time_before(jiffies, end))
+		nanosleep(&pause, NULL);
+}
+
+/* ---- log, panic, BUG ------------------------------------------------------ */
+
+int vprintk(const char *fmt, va_list args)
+{
+	unsigned long flags;
+	int level = LOGLEVEL_DEFAULT, n;
+
+	if (fmt[0] == KERN_SOH[0] && fmt[1]) {
+		if (fmt[1] >= '0' && fmt[1] <= '7')
+			level = fmt[1] - '0';
+		fmt += 2;
+	}
+	flags = arch_local_irq_save();	/* no tick may print in the middle */
+	if (level <= console_loglevel) {
+		n = vprintf(fmt, args);
+		fflush(stdout);
+	} else {
+		n = vsnprintf(NULL, 0, fmt, args);
+	}
+	arch_local_irq_restore(flags);
+	return n;
+}
+
+int printk(const char *fmt, ...)
+{
+	va_list args;
+	int n;
+
+	va_start(args, fmt);
+	n = vprintk(fmt, args);
+	va_end(args);
+	return n;
+}
+
+void panic(const char *fmt, ...)
+{
+	va_list args;
+
+	printf("Kernel panic - not syncing: ");
+	va_start(args, fmt);
+	vprintf(fmt, args);
+	va_end(args);
+	printf("\n");
+	fflush(stdout);
+	abort();
+}
+
+void __warn(const char *file, int line, const char *cond)
+{
+	printk(KERN_WARNING "WARNING: at %s:%d: %s\n", file, line, cond);
+}
+
+void __bug(const char *file, int line, const char *cond)
+{
+	printk(KERN_EMERG "kernel BUG at %s:%d: %s\n", file, line, cond);
+	panic("BUG");
+}
+
+void *memchr_inv(const void *s, int c, size_t n)
+{
+	const unsigned char *p = s;
+
+	for (; n; n--, p++)
+		if (*p != (unsigned char)c)
+			return (void *)p;
+	return NULL;
+}
+
+/* ---- memory --------------------------------------------------------------- */
+
+void host_mm_init(unsigned long mb)
+{
+	unsigned long align = PAGE_SIZE << (MAX_ORDER - 1), size = mb << 20;
+	struct mem_region ram;
+	char *map;
+
+	map = mmap(NULL, size + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED) {
+		perror("host: mmap");
+		exit(2);
+	}
+	ram.start = ALIGN((unsigned long)(uintptr_t)map, align);
+	ram.end = ram.start + size;
+	if (page_alloc_init(&ram, 1, NULL, 0)) {
+		fprintf(stderr, "host: page_alloc_init failed\n");
+		exit(2);
+	}
+	kmem_cache_init();
+	kmem_cache_init_late();
+}
+
+void *host_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+		perror(path);
+		exit(2);
+	}
+	buf = malloc(n ? (size_t)n : 1);
+	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		perror(path);
+		exit(2);
+	}
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}

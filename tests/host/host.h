@@ -1,0 +1,24 @@
+/* host.h - the host harness's own calls (tests/host/host.c). */
+#ifndef TESTS_HOST_H
+#define TESTS_HOST_H
+
+#include <stddef.h>
+
+/* Gives the page allocator mb MiB of host memory, laid out like the i386
+ * kernel's: a base aligned to the largest buddy block, and with
+ * like_kernel set, the same holes and reserved ranges as a 32 MiB QEMU
+ * machine would have.  Then starts the object allocator.  Exits on failure. */
+void host_mm_init(unsigned long mb);
+
+/* Emulated timer interrupts: every usec microseconds from SIGALRM, or
+ * (without host_start_ticks) only when a test waits for them. */
+void host_start_ticks(unsigned int usec);
+void host_stop_ticks(void);
+/* Delivers one timer interrupt now (as the CPU would: not while the
+ * emulated interrupt flag is off; then it is left pending). */
+void host_tick(void);
+
+/* A file read whole into memory; exits on failure. */
+void *host_read_file(const char *path, size_t *len);
+
+#endif /* TESTS_HOST_H */
