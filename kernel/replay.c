@@ -27,6 +27,7 @@
 
 #define NO_CACHE	0xffffu
 #define SETTLE_SECONDS	3	/* virtual time given to the periodic reclaim at the end */
+#define PHASE_SECONDS	2	/* the periods of the allocators' timers divide this */
 
 enum slot_state { SLOT_EMPTY, SLOT_LIVE, SLOT_FAILED };
 
@@ -178,9 +179,11 @@ static int do_alloc(struct replay_state *rs, u32 n, u32 code, u32 arg, struct sl
 		c = cache_for(rs, arg);
 	}
 	rs->res->allocs++;
+	measure_begin(MEASURE_ALLOC);
 	t0 = get_cycles();
 	p = cache_op ? (c ? kmem_cache_alloc(c, gfp) : NULL) : kmalloc(size, gfp);
 	rs->res->alloc_cycles += get_cycles() - t0;
+	measure_end(MEASURE_ALLOC);
 	if (!p) {
 		rs->res->failures++;
 		s->state = SLOT_FAILED;
@@ -202,19 +205,26 @@ static int do_alloc(struct replay_state *rs, u32 n, u32 code, u32 arg, struct sl
 	return 0;
 }
 
+/* Frees the object in slot s (op n of the trace, or n == nr_ops for the
+ * final clean-up, which is not counted in the trace's figures). */
 static void do_free(struct replay_state *rs, u32 n, struct slot *s)
 {
+	int traced = n < rs->hdr->nr_ops;
 	u64 t0;
 
 	if (memchr_inv(s->ptr, s->pattern, s->size))
 		note_corruption(rs, n, "object contents changed while it was allocated", s->ptr);
-	rs->res->frees++;
+	measure_begin(MEASURE_FREE);
 	t0 = get_cycles();
 	if (s->cache == NO_CACHE)
 		kfree(s->ptr);
 	else
 		kmem_cache_free(rs->cache_ptr[s->cache], s->ptr);
-	rs->res->free_cycles += get_cycles() - t0;
+	if (traced) {
+		rs->res->frees++;
+		rs->res->free_cycles += get_cycles() - t0;
+	}
+	measure_end(MEASURE_FREE);
 	rs->live_bytes -= s->size;
 	rs->live_objects--;
 	s->ptr = NULL;
@@ -291,6 +301,22 @@ static int run_ops(struct replay_state *rs)
 	return 0;
 }
 
+/*
+ * Starts the trace's clock from the same allocator state and timer phase
+ * wherever the replay runs: everything spare is reclaimed first, then the
+ * clock runs on to a multiple of PHASE_SECONDS, where the periodic timers
+ * (armed with round_jiffies_period()) stand at the start of their period.
+ */
+static void start_in_step(struct replay_state *rs)
+{
+	unsigned long phase = PHASE_SECONDS * HZ;
+
+	kmem_reclaim();
+	while (jiffies % phase)
+		timer_tick();
+	rs->start_jiffies = jiffies;
+}
+
 static unsigned long max_sampled_pages(const struct replay_result *res)
 {
 	unsigned long i, most = res->held_pages_at_peak;
@@ -325,11 +351,14 @@ int replay_run(const void *data, size_t len, struct replay_result *res)
 	}
 
 	local_irq_save(flags);
-	rs.start_jiffies = jiffies;
+	start_in_step(&rs);
 	ret = run_ops(&rs);
 	advance_clock(&rs, rs.hdr->duration_us + SETTLE_SECONDS * 1000000u);
 	res->memfree_end = nr_free_pages();
 	res->held_pages_end = held_pages();
+	printk("replay: allocator report at the end of the trace:\n");
+	kmem_report();
+	printk("replay: end of allocator report\n");
 	free_everything(&rs);
 	advance_clock(&rs, rs.hdr->duration_us + 2 * SETTLE_SECONDS * 1000000u);
 	res->held_pages_after_free_all = held_pages();

@@ -6,6 +6,23 @@
 
 static struct replay_result replay_res;	/* large: keep it off the stack */
 
+/* Prints the ranges page_alloc_init() was given, so that the host
+ * benchmark (bench_replay --layout) can lay out its memory the same way
+ * and reproduce this run's footprint figures exactly. */
+static void print_layout(void)
+{
+	int i;
+
+	printk("replay-layout: ram=");
+	for (i = 0; i < boot_info.nr_ram; i++)
+		pr_cont("%s%#lx-%#lx", i ? "," : "", boot_info.ram[i].start, boot_info.ram[i].end);
+	pr_cont(";reserved=");
+	for (i = 0; i < boot_info.nr_reserved; i++)
+		pr_cont("%s%#lx-%#lx", i ? "," : "", boot_info.reserved[i].start,
+			boot_info.reserved[i].end);
+	pr_cont("\n");
+}
+
 int replay_from_boot_module(void)
 {
 	const struct boot_module *m = &boot_info.modules[0];
@@ -16,6 +33,7 @@ int replay_from_boot_module(void)
 		       "GRUB \"module FILE\")\n");
 		return -1;
 	}
+	print_layout();
 	printk("replay: replaying %s (%lu bytes)\n", m->name[0] ? m->name : "module 0",
 	       m->end - m->start);
 	ret = replay_run((const void *)(uintptr_t)m->start, m->end - m->start, &replay_res);

@@ -287,7 +287,7 @@ static unsigned long slob_shrink(void)
 static void slob_shrink_timer_fn(unsigned long data)
 {
 	slob_shrink();
-	mod_timer(&slob_shrink_timer, jiffies + HZ);
+	mod_timer(&slob_shrink_timer, round_jiffies_period(jiffies, HZ));
 }
 
 /* ---- kmalloc ------------------------------------------------------------ */
@@ -567,7 +567,7 @@ void kmem_cache_init(void)
 void kmem_cache_init_late(void)
 {
 	setup_timer(&slob_shrink_timer, slob_shrink_timer_fn, 0);
-	mod_timer(&slob_shrink_timer, jiffies + HZ);
+	mod_timer(&slob_shrink_timer, round_jiffies_period(jiffies, HZ));
 }
 
 void kmem_get_stats(struct kmem_stats *st)

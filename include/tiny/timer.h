@@ -26,6 +26,14 @@ static inline unsigned long msecs_to_jiffies(unsigned long ms)
 	return (ms * HZ + 999) / 1000;
 }
 
+/* The first jiffy after j that is a multiple of period.  Periodic timers
+ * armed with it fire in step with jiffies, whenever they were started (as
+ * Linux's round_jiffies() makes housekeeping timers do). */
+static inline unsigned long round_jiffies_period(unsigned long j, unsigned long period)
+{
+	return (j / period + 1) * period;
+}
+
 struct timer_list {
 	struct list_head entry;		/* on the pending list, sorted by expires */
 	unsigned long expires;		/* jiffy at which to fire */

@@ -177,10 +177,11 @@ void *memchr_inv(const void *s, int c, size_t n)
 
 /* ---- memory --------------------------------------------------------------- */
 
-void host_mm_init(unsigned long mb)
+/* Maps size bytes of host memory at an address aligned like physical
+ * address 0 (to the largest buddy block) and returns it. */
+static unsigned long host_map(unsigned long size)
 {
-	unsigned long align = PAGE_SIZE << (MAX_ORDER - 1), size = mb << 20;
-	struct mem_region ram;
+	unsigned long align = PAGE_SIZE << (MAX_ORDER - 1);
 	char *map;
 
 	map = mmap(NULL, size + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -188,14 +189,77 @@ void host_mm_init(unsigned long mb)
 		perror("host: mmap");
 		exit(2);
 	}
-	ram.start = ALIGN((unsigned long)(uintptr_t)map, align);
-	ram.end = ram.start + size;
-	if (page_alloc_init(&ram, 1, NULL, 0)) {
+	return ALIGN((unsigned long)(uintptr_t)map, align);
+}
+
+static void start_allocators(const struct mem_region *ram, int nr_ram,
+			     const struct mem_region *reserved, int nr_reserved)
+{
+	if (page_alloc_init(ram, nr_ram, reserved, nr_reserved)) {
 		fprintf(stderr, "host: page_alloc_init failed\n");
 		exit(2);
 	}
 	kmem_cache_init();
 	kmem_cache_init_late();
+}
+
+/* Parses "a-b,c-d" (hex or decimal) into regions offset by base; returns
+ * the count, or -1 if malformed. */
+static int parse_ranges(const char *s, size_t len, unsigned long base,
+			struct mem_region *r, int max)
+{
+	const char *end = s + len;
+	char *p;
+	int n = 0;
+
+	while (s < end) {
+		if (n == max)
+			return -1;
+		r[n].start = base + strtoul(s, &p, 0);
+		if (*p != '-')
+			return -1;
+		r[n].end = base + strtoul(p + 1, &p, 0);
+		n++;
+		s = p;
+		if (s < end && *s++ != ',')
+			return -1;
+	}
+	return n;
+}
+
+void host_mm_init_layout(const char *spec)
+{
+	struct mem_region ram[32], reserved[32];
+	const char *semi = strchr(spec, ';');
+	unsigned long base, top = 0;
+	int nr_ram, nr_reserved, i;
+
+	if (strncmp(spec, "ram=", 4) || !semi || strncmp(semi, ";reserved=", 10))
+		goto bad;
+	nr_ram = parse_ranges(spec + 4, (size_t)(semi - spec - 4), 0, ram, 32);
+	if (nr_ram <= 0)
+		goto bad;
+	for (i = 0; i < nr_ram; i++)
+		top = max(top, ram[i].end);
+	base = host_map(top);
+	nr_ram = parse_ranges(spec + 4, (size_t)(semi - spec - 4), base, ram, 32);
+	nr_reserved = parse_ranges(semi + 10, strlen(semi + 10), base, reserved, 32);
+	if (nr_reserved < 0)
+		goto bad;
+	start_allocators(ram, nr_ram, reserved, nr_reserved);
+	return;
+bad:
+	fprintf(stderr, "host: bad layout \"%s\" (want ram=A-B,...;reserved=C-D,...)\n", spec);
+	exit(2);
+}
+
+void host_mm_init(unsigned long mb)
+{
+	struct mem_region ram;
+
+	ram.start = host_map(mb << 20);
+	ram.end = ram.start + (mb << 20);
+	start_allocators(&ram, 1, NULL, 0);
 }
 
 void *host_read_file(const char *path, size_t *len)

@@ -4,11 +4,15 @@
 
 #include <stddef.h>
 
-/* Gives the page allocator mb MiB of host memory, laid out like the i386
- * kernel's: a base aligned to the largest buddy block, and with
- * like_kernel set, the same holes and reserved ranges as a 32 MiB QEMU
- * machine would have.  Then starts the object allocator.  Exits on failure. */
+/* Gives the page allocator mb MiB of host memory at a base aligned like
+ * physical address 0 (to the largest buddy block), then starts the object
+ * allocator.  Exits on failure. */
 void host_mm_init(unsigned long mb);
+/* The same, with the RAM and reserved ranges of a kernel boot, as its
+ * "replay-layout:" line prints them ("ram=A-B,...;reserved=C-D,..."),
+ * placed at the same offsets from an aligned base: the page allocator
+ * then starts in the very state the kernel's did. */
+void host_mm_init_layout(const char *spec);
 
 /* Emulated timer interrupts: every usec microseconds from SIGALRM, or
  * (without host_start_ticks) only when a test waits for them. */
