@@ -54,7 +54,7 @@ kconfig_env := cd $(objtree) && srctree=$(srctree) KCONFIG_CONFIG=.config
 
 config-targets := defconfig $(DEFCONFIGS) menuconfig olddefconfig savedefconfig oldconfig
 meta-targets := help clean distclean test run iso qemu sizes compare bench fuzz host-test \
-		script-test check-deps
+		script-test check-deps vmlinux-for-qemu
 build-goals := $(filter-out $(config-targets) $(meta-targets),$(MAKECMDGOALS))
 ifeq ($(MAKECMDGOALS),)
 build-goals := all
@@ -165,37 +165,111 @@ $(objtree)/vmlinux: $(objs) $(LDSCRIPT)
 endif
 
 # ---------------------------------------------------------------------------
-# Running and testing
+# Running, testing, comparing
+#
+# These build what they need themselves, out of tree under build/: the
+# defconfigs in build/<name>/, the host programs in build/host/.
 
-# Boots $(O)/vmlinux directly (QEMU's Multiboot loader, no GRUB).
+BUILD := $(srctree)/build
+TRACE ?= $(srctree)/../shared/traces/linux-6.1-boot-files.ftrace.gz
+FUZZ_TIME ?= 60
+export MEM QEMU_TIMEOUT TRACE FUZZ_TIME V
+
+# Builds one defconfig in build/<name>: $(call build_defconfig,slab)
+build_defconfig = $(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1) $(1)_defconfig && \
+	$(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1)
+
+## run         build the GRUB image with the SLAB and SLOB kernels and boot it in QEMU on
+##             this terminal (the GRUB menu answers on the serial line; Ctrl-A X quits)
+run: iso
+	$(Q)$(DEPS) qemu
+	$(Q)$(srctree)/scripts/qemu-run --interactive --mem $(MEM) --iso $(BUILD)/tinyslab.iso
+
+## iso         build/tinyslab.iso: GRUB (grub-mkrescue) with both kernels and the replay trace
+iso:
+	$(Q)$(DEPS) build iso python
+	$(Q)$(call build_defconfig,slab)
+	$(Q)$(call build_defconfig,slob)
+	$(Q)$(srctree)/scripts/mkiso $(BUILD)/tinyslab.iso $(BUILD)/slab/vmlinux \
+		$(BUILD)/slob/vmlinux "$(TRACE)"
+
+## qemu        boot $(O)/vmlinux itself (QEMU's Multiboot loader, no GRUB); CMDLINE=... INITRD=...
 qemu: vmlinux-for-qemu
 	$(Q)$(DEPS) qemu
 	$(Q)$(srctree)/scripts/qemu-run --interactive --mem $(MEM) \
-		--kernel $(objtree)/vmlinux --append "$(CMDLINE)"
+		--kernel $(objtree)/vmlinux --append "$(CMDLINE)" $(if $(INITRD),--initrd $(INITRD))
 
 .PHONY: vmlinux-for-qemu
 vmlinux-for-qemu:
 	$(Q)$(MAKE) -f $(srctree)/Makefile O=$(objtree) all
 
+## test        build every defconfig, boot each with "selftest", run the host tests, the
+##             fuzz corpus and the script tests; ends with "N passed, N failed"
 test:
-	$(Q)$(DEPS) build qemu python
+	$(Q)$(DEPS) build qemu python iso host
 	$(Q)$(srctree)/scripts/test-all
 
+## host-test   only the host-side tests of mm/ (ASan, UBSan, valgrind, corpus replay)
+host-test:
+	$(Q)$(DEPS) build python host
+	$(Q)$(srctree)/scripts/test-all --host-only
+
+## script-test only the tests of scripts/ (KTAP parser, trace converter, ...)
 script-test:
 	$(Q)$(DEPS) python
 	$(Q)$(PYTHON) $(srctree)/tests/scripts/run.py
 
+## sizes       size(1) of the SLAB and SLOB kernels and allocator objects, and the symbols
+##             that differ (scripts/bloat-o-meter)
+sizes:
+	$(Q)$(DEPS) build python
+	$(Q)$(call build_defconfig,slab)
+	$(Q)$(call build_defconfig,slob)
+	$(Q)$(PYTHON) $(srctree)/scripts/sizes $(BUILD)/slab $(BUILD)/slob
+
+## compare     boot both kernels in QEMU (MEM=32), replay TRACE in each, print the two
+##             side by side and plot their footprint (build/compare/footprint.png)
+compare:
+	$(Q)$(DEPS) build qemu python plot
+	$(Q)$(call build_defconfig,slab)
+	$(Q)$(call build_defconfig,slob)
+	$(Q)$(PYTHON) $(srctree)/scripts/compare --mem $(MEM) --trace "$(TRACE)" --out $(BUILD)/compare
+
+## bench       the replay on the host: ns and instructions per operation, SLAB beside SLOB,
+##             with the footprint checked against the kernel's
+bench:
+	$(Q)$(DEPS) build qemu python host
+	$(Q)$(call build_defconfig,slab)
+	$(Q)$(call build_defconfig,slob)
+	$(Q)$(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slab bench
+	$(Q)$(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slob bench
+	$(Q)$(PYTHON) $(srctree)/scripts/bench --mem $(MEM) --trace "$(TRACE)" --out $(BUILD)/bench
+
+## fuzz        libFuzzer on each allocator for FUZZ_TIME seconds (default 60)
+fuzz:
+	$(Q)$(DEPS) build python host
+	$(Q)$(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slab fuzzer
+	$(Q)$(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slob fuzzer
+	$(Q)$(srctree)/scripts/fuzz $(FUZZ_TIME) slab slob
+
 check-deps:
 	$(Q)$(DEPS) all
 
+## clean       remove the objects of this build ($(O), or the source tree)
 clean:
-	$(Q)find $(objtree) -path $(srctree)/.git -prune -o \( -name '*.o' -o -name '*.d' \) \
-		-type f -print | xargs rm -f
+	$(Q)find $(objtree) \( -path $(srctree)/.git -o -path $(srctree)/build \) -prune -o \
+		\( -name '*.o' -o -name '*.d' \) -type f -print | xargs rm -f
 	$(Q)rm -f $(objtree)/vmlinux $(objtree)/System.map
 
+## distclean   also remove build/ and every configuration
 distclean: clean
 	$(Q)rm -rf $(srctree)/build $(srctree)/include/config $(srctree)/include/generated
 	$(Q)rm -f $(srctree)/.config $(srctree)/.config.old $(srctree)/defconfig
 
+## help        this list
 help:
-	@sed -n '/^## /s/^## //p' $(srctree)/scripts/make-help.txt 2>/dev/null || true
+	@echo "tinyslab $(VERSION): make [O=dir] [V=1] [target]"
+	@echo "  defconfig, <name>_defconfig (one of: $(DEFCONFIGS)),"
+	@echo "  menuconfig, olddefconfig, savedefconfig: configure (.config in O=dir)"
+	@echo "  all (default)  build O=dir/vmlinux"
+	@sed -n 's/^## /  /p' $(srctree)/Makefile

@@ -37,7 +37,7 @@ static int usage(const char *name)
 
 	for (c = commands; c->name; c++)
 		if (!strcmp(c->name, name))
-			printk("usage: %s %s\n", c->name, c->args);
+			printk("usage: %s %s\n", c->name, c->args[0] ? c->args : "(takes no arguments)");
 	return -1;
 }
 
@@ -119,7 +119,7 @@ static int stress_step(struct rnd_state *r, void **slot, size_t *len)
 
 static int cmd_stress(int argc, char **argv)
 {
-	unsigned long rounds, i;
+	unsigned long rounds, i, done;
 	void *slots[256] = { NULL };
 	size_t lens[256];
 	struct rnd_state r;
@@ -130,14 +130,14 @@ static int cmd_stress(int argc, char **argv)
 	if (*end || !rounds)
 		return usage("stress");
 	prandom_seed(&r, (u32)jiffies);
-	for (i = 0; i < rounds && !errors; i++) {
+	for (done = 0; done < rounds && !errors; done++) {
 		unsigned int k = prandom_below(&r, ARRAY_SIZE(slots));
 
 		errors += stress_step(&r, &slots[k], &lens[k]) != 0;
 	}
 	for (i = 0; i < ARRAY_SIZE(slots); i++)
 		kfree(slots[i]);
-	printk("stress: %lu operations, %s\n", i, errors ? "CORRUPTION FOUND" : "no corruption");
+	printk("stress: %lu operations, %s\n", done, errors ? "CORRUPTION FOUND" : "no corruption");
 	return errors ? -1 : 0;
 }
 

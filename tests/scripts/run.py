@@ -63,11 +63,8 @@ def load_more_cases():
     return more
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--summary-file")
-    args = ap.parse_args()
-    cases = CASES + load_more_cases()
+def run_cases(cases, label, summary_file=None):
+    """Runs cases, prints KTAP, appends a summary line; returns the exit status."""
     print("KTAP version 1")
     print(f"1..{len(cases)}")
     failed = 0
@@ -84,10 +81,17 @@ def main():
                 print(f"#   | {line}")
         print(f"{'not ok' if problems else 'ok'} {i} {case.__name__}")
     print(f"# Totals: pass:{len(cases) - failed} fail:{failed} skip:0 total:{len(cases)}")
-    if args.summary_file:
-        with open(args.summary_file, "a") as f:
-            f.write(f"scripts {len(cases) - failed} {failed} 0 {'PASS' if not failed else 'FAIL'}\n")
+    if summary_file:
+        with open(summary_file, "a") as f:
+            f.write(f"{label} {len(cases) - failed} {failed} 0 {'PASS' if not failed else 'FAIL'}\n")
     return 1 if failed else 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--summary-file")
+    args = ap.parse_args()
+    return run_cases(CASES + load_more_cases(), "scripts", args.summary_file)
 
 
 if __name__ == "__main__":
