@@ -156,8 +156,10 @@ static struct page *buddy_take(unsigned int order)
  * and tells a memory checker that nobody may touch it now. */
 static void poison_block(struct page *page, unsigned int order)
 {
-	if (IS_ENABLED(CONFIG_PAGE_POISONING))
+	if (IS_ENABLED(CONFIG_PAGE_POISONING)) {
+		kmem_mark_internal(page_address(page), PAGE_SIZE << order);
 		memset(page_address(page), PAGE_POISON, PAGE_SIZE << order);
+	}
 	kmem_mark_noaccess(page_address(page), PAGE_SIZE << order);
 }
 

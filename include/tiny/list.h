@@ -84,6 +84,11 @@ static inline int list_empty(const struct list_head *head)
 	     &pos->member != (head);						\
 	     pos = list_entry(pos->member.next, __typeof__(*pos), member))
 
+#define list_for_each_entry_reverse(pos, head, member)				\
+	for (pos = list_entry((head)->prev, __typeof__(*pos), member);		\
+	     &pos->member != (head);						\
+	     pos = list_entry(pos->member.prev, __typeof__(*pos), member))
+
 /* Iteration that survives list_del() of the current entry. */
 #define list_for_each_entry_safe(pos, n, head, member)				\
 	for (pos = list_entry((head)->next, __typeof__(*pos), member),		\

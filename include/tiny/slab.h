@@ -82,7 +82,9 @@ void *per_cpu_ptr(void *ptr, unsigned int cpu);
 struct kmem_stats {
 	unsigned long slab_pages;	/* pages of heap (SLOB) or of slabs (SLAB) */
 	unsigned long large_pages;	/* pages of large blocks taken whole from the page allocator */
-	unsigned long bytes_used;	/* bytes handed out to callers, rounded as the allocator rounds them */
+	unsigned long bytes_used;	/* bytes handed out to callers, rounded as the allocator
+					 * rounds them (SLOB: with kmalloc headers); not the
+					 * allocator's own metadata */
 };
 void kmem_get_stats(struct kmem_stats *stats);
 

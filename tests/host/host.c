@@ -28,7 +28,7 @@
 volatile sig_atomic_t host_irqs_off;
 volatile sig_atomic_t host_irq_pending;
 static volatile sig_atomic_t irq_depth;
-static int ticking;		/* SIGALRM delivers ticks */
+static unsigned int tick_usec;	/* SIGALRM delivers ticks this far apart; 0: it does not */
 int console_loglevel = 7;
 
 int in_interrupt(void)
@@ -36,7 +36,12 @@ int in_interrupt(void)
 	return irq_depth;
 }
 
-/* One timer interrupt: runs with interrupts off, like the PIT handler. */
+static void arm_tick(void);
+
+/* One timer interrupt: runs with interrupts off, like the PIT handler.
+ * The next tick is armed only now, once this one has run: however slow an
+ * interrupt is (debug checks under a sanitizer), process context always
+ * gets a whole tick period between two of them. */
 static void host_interrupt(void)
 {
 	irq_depth++;
@@ -44,6 +49,8 @@ static void host_interrupt(void)
 	timer_tick();
 	host_irqs_off = 0;
 	irq_depth--;
+	if (tick_usec)
+		arm_tick();
 }
 
 void host_run_pending_irq(void)
@@ -63,6 +70,14 @@ void host_tick(void)
 	host_interrupt();
 }
 
+/* Arms the next tick tick_usec from now (one-shot). */
+static void arm_tick(void)
+{
+	struct itimerval it = { { 0, 0 }, { 0, (long)tick_usec } };
+
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
 static void sigalrm_handler(int sig)
 {
 	int saved = errno;
@@ -75,22 +90,19 @@ static void sigalrm_handler(int sig)
 void host_start_ticks(unsigned int usec)
 {
 	struct sigaction sa;
-	struct itimerval it = { { 0, (long)usec }, { 0, (long)usec } };
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = sigalrm_handler;
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGALRM, &sa, NULL);
-	setitimer(ITIMER_REAL, &it, NULL);
-	ticking = 1;
+	tick_usec = usec;
+	arm_tick();
 }
 
 void host_stop_ticks(void)
 {
-	struct itimerval it = { { 0, 0 }, { 0, 0 } };
-
-	setitimer(ITIMER_REAL, &it, NULL);
-	ticking = 0;
+	tick_usec = 0;
+	arm_tick();		/* a zero value disarms it */
 }
 
 void ktest_wait_ticks(unsigned long ticks)
@@ -98,7 +110,7 @@ void ktest_wait_ticks(unsigned long ticks)
 	unsigned long end = jiffies + ticks;
 	struct timespec pause = { 0, 20000 };
 
-	if (!ticking) {
+	if (!tick_usec) {
 		while (ticks--)
 			host_tick();
 		return;

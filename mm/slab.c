@@ -1,0 +1,931 @@
+/* slab.c - SLAB, the object-caching allocator after Bonwick (CONFIG_SLAB).
+ *
+ * A cache hands out objects of one size, kept in slabs: blocks of 2^order
+ * pages, the order chosen so that the tail a slab cannot use stays within
+ * 1/8 of it.  A slab starts with a colour offset (a multiple of the cache
+ * line that differs between successive slabs, so that objects at the same
+ * index of different slabs use different cache lines), then its descriptor
+ * (struct slab and one kmem_bufctl_t per object) unless objects are large:
+ * then the descriptor comes from a general cache.  A free object's bufctl
+ * entry links it to the next free one; an object out of the slab has its
+ * state there instead (held by a caller, or in an array cache).  Every
+ * page of a slab points to its cache and slab (PG_slab), so the cache,
+ * slab and index of any object are found in O(1).  Each cache keeps its
+ * slabs on three lists (full, partial, free) under its own spinlock.
+ *
+ * Objects are cached constructed: the constructor runs on every object of
+ * a new slab, the destructor when a slab is destroyed; in between, objects
+ * go back and forth between slabs and callers without either.  Allocation
+ * and free use a per-CPU array cache, a LIFO magazine of object pointers
+ * used with local interrupts off and no lock.  An empty magazine is
+ * refilled with batchcount objects from the partial and free slabs (the
+ * cache grows by a slab when there are none); a full one flushes its
+ * batchcount coldest objects back.  Free slabs beyond a limit go back to
+ * the page allocator at once; every 2 seconds a timer drains part of each
+ * idle magazine and gives back the free slabs.
+ *
+ * kmalloc() uses general caches of 32 bytes to 128 KiB and takes larger
+ * blocks from the page allocator (PG_bigblock on the head page).  A bad
+ * kfree()/kmem_cache_free() (not an object start, another cache's object,
+ * a double free) is found in O(1) from the page and the bufctl state,
+ * reported, and changes nothing.  Lock order: cache_chain_lock, a cache's
+ * lock, the page allocator's; a descriptor cache's lock is never taken
+ * with its user's lock held.
+ */
+#include <tiny/kernel.h>
+#include <tiny/irqflags.h>
+#include <tiny/memcheck.h>
+#include <tiny/string.h>
+#include <tiny/timer.h>
+#include "slab.h"
+
+const char kmem_allocator_name[] = "SLAB";
+
+#define CACHE(x)	{ .cs_size = (x), .cs_name = "size-" #x }
+struct cache_sizes malloc_sizes[] = {
+	CACHE(32), CACHE(64), CACHE(96), CACHE(128), CACHE(192), CACHE(256),
+	CACHE(512), CACHE(1024), CACHE(2048), CACHE(4096), CACHE(8192),
+	CACHE(16384), CACHE(32768), CACHE(65536), CACHE(131072),
+};
+const unsigned int nr_malloc_sizes = ARRAY_SIZE(malloc_sizes);
+static size_t kmalloc_max_size;		/* largest general cache made at boot */
+
+struct kmem_cache cache_cache;		/* laid out by kmem_cache_init() */
+LIST_HEAD(cache_chain);
+DEFINE_SPINLOCK(cache_chain_lock);	/* cache_chain */
+
+LIST_HEAD(large_blocks);
+DEFINE_SPINLOCK(large_block_lock);	/* large_blocks, large_block_pages, PG_bigblock */
+unsigned long large_block_pages;
+
+unsigned long slab_reap_passes;
+static struct timer_list reap_timer;
+
+/* Until kmalloc() works, caches get static one-entry magazines. */
+#define BOOT_CPUCACHE_ENTRIES	1
+union arraycache_init {
+	struct array_cache cache;
+	char room[sizeof(struct array_cache) + BOOT_CPUCACHE_ENTRIES * sizeof(void *)];
+};
+static union arraycache_init boot_arrays[(1 + ARRAY_SIZE(malloc_sizes)) * NR_CPUS];
+static unsigned int boot_arrays_used;
+static int slab_up;			/* kmalloc() works: caches get sized magazines */
+
+/* ---- layout ------------------------------------------------------------- */
+
+/* Objects of size bytes a slab of 2^order pages holds, with the descriptor
+ * on the slab or not; *left gets the bytes left unused. */
+static unsigned int cache_estimate(unsigned int order, size_t size, size_t align,
+				   int on_slab, size_t *left)
+{
+	size_t bytes = PAGE_SIZE << order, num, mgmt = 0;
+
+	if (on_slab) {
+		num = (bytes - sizeof(struct slab)) / (size + sizeof(kmem_bufctl_t));
+		num = min_t(size_t, num, SLAB_LIMIT);
+		while (num && slab_mgmt_size(num, align) + num * size > bytes)
+			num--;
+		mgmt = num ? slab_mgmt_size(num, align) : 0;
+	} else {
+		num = min_t(size_t, bytes / size, SLAB_LIMIT);
+	}
+	*left = bytes - num * size - mgmt;
+	return (unsigned int)num;
+}
+
+/* Sets gfporder and num: the smallest order holding an object that wastes
+ * at most 1/8, or SLAB_MAX_ORDER (more if one object needs it).  *left
+ * gets the waste.  Returns -1 if no order holds an object. */
+static int calculate_slab_order(struct kmem_cache *c, size_t *left)
+{
+	unsigned int order;
+
+	c->num = 0;
+	for (order = 0; order < MAX_ORDER; order++) {
+		c->num = cache_estimate(order, c->buffer_size, c->align, !OFF_SLAB(c), left);
+		if (!c->num)
+			continue;
+		c->gfporder = order;
+		if (*left * 8 <= (PAGE_SIZE << order) || order >= SLAB_MAX_ORDER)
+			break;
+	}
+	return c->num ? 0 : -1;
+}
+
+/* Keeps a large object's descriptor off the slab if the slab's unused tail
+ * cannot hold it and a general cache can serve it.  Returns 0 or -1. */
+static int place_descriptor(struct kmem_cache *c, size_t *left)
+{
+	size_t on_slab = slab_mgmt_size(c->num, c->align);
+
+	c->slab_size = sizeof(struct slab) + c->num * sizeof(kmem_bufctl_t);
+	if (*left >= on_slab) {
+		c->flags &= ~CFLGS_OFF_SLAB;
+		*left -= on_slab;
+	} else if (!(c->slabp_cache = kmem_find_general_cachep(c->slab_size))) {
+		c->flags &= ~CFLGS_OFF_SLAB;
+		return calculate_slab_order(c, left);
+	}
+	return 0;
+}
+
+/* Chooses alignment, object stride, slab order, descriptor placement and
+ * colours.  Returns 0, or -1 if no slab can hold an object. */
+static int cache_layout(struct kmem_cache *c, size_t size, size_t align, unsigned long flags)
+{
+	size_t ralign = sizeof(void *), left;
+
+	if (flags & SLAB_MUST_HWCACHE_ALIGN)
+		ralign = L1_CACHE_BYTES;
+	else if (flags & SLAB_HWCACHE_ALIGN)	/* a hint: small objects may share lines */
+		for (ralign = L1_CACHE_BYTES; ralign / 2 >= size && ralign / 2 >= sizeof(void *);)
+			ralign /= 2;
+	c->align = max(ralign, align);
+	c->buffer_size = ALIGN(size, c->align);
+	c->flags = flags & ~CFLGS_OFF_SLAB;
+	if (c->buffer_size >= OFF_SLAB_MIN_SIZE)
+		c->flags |= CFLGS_OFF_SLAB;
+	if (calculate_slab_order(c, &left) || (OFF_SLAB(c) && place_descriptor(c, &left)))
+		return -1;
+	if (!OFF_SLAB(c))
+		c->slab_size = slab_mgmt_size(c->num, c->align);
+	c->colour_off = max_t(size_t, L1_CACHE_BYTES, c->align);
+	c->colour = (unsigned int)(left / c->colour_off);
+	return 0;
+}
+
+/* ---- objects between slabs and array caches (c->lock held) ---------------- */
+
+/* Takes the first free object of slabp; it becomes CACHED. */
+static void *slab_get_obj(struct kmem_cache *c, struct slab *slabp)
+{
+	kmem_bufctl_t *bufctl = slab_bufctl(slabp), idx = slabp->free;
+
+	slabp->free = bufctl[idx];
+	bufctl[idx] = BUFCTL_CACHED;
+	slabp->inuse++;
+	c->free_objects--;
+	return index_to_obj(c, slabp, idx);
+}
+
+/* Puts a CACHED object back at the head of its slab's free chain. */
+static void slab_put_obj(struct kmem_cache *c, struct slab *slabp, void *objp)
+{
+	kmem_bufctl_t idx = obj_to_index(c, slabp, objp);
+
+	slab_bufctl(slabp)[idx] = slabp->free;
+	slabp->free = idx;
+	slabp->inuse--;
+	c->free_objects++;
+}
+
+/* Moves up to n objects from the partial slabs, then the free ones, to ac. */
+static void refill_from_slabs(struct kmem_cache *c, struct array_cache *ac, unsigned int n)
+{
+	while (n) {
+		struct list_head *head = &c->slabs_partial;
+		struct slab *slabp;
+
+		if (list_empty(head)) {
+			head = &c->slabs_free;
+			if (list_empty(head))
+				return;
+			c->free_touched = 1;
+		}
+		slabp = list_first_entry(head, struct slab, list);
+		for (; n && slabp->inuse < c->num; n--)
+			ac->entry[ac->avail++] = slab_get_obj(c, slabp);
+		list_move(&slabp->list,
+			  slabp->free == BUFCTL_END ? &c->slabs_full : &c->slabs_partial);
+	}
+}
+
+/* Takes a free slab off the lists onto dead, to be destroyed unlocked. */
+static void slab_retire(struct kmem_cache *c, struct slab *slabp, struct list_head *dead)
+{
+	list_move(&slabp->list, dead);
+	c->num_slabs--;
+	c->free_objects -= c->num;
+}
+
+/* Returns nr cached objects to their slabs; a slab that becomes free is
+ * retired to dead if the cache has more than free_limit free objects. */
+static void free_block(struct kmem_cache *c, void **objpp, unsigned int nr,
+		       struct list_head *dead)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		struct slab *slabp = virt_to_page(objpp[i])->slab;
+
+		slab_put_obj(c, slabp, objpp[i]);
+		if (slabp->inuse)	/* at the tail: give its other objects time */
+			list_move_tail(&slabp->list, &c->slabs_partial);
+		else if (c->free_objects > c->free_limit)
+			slab_retire(c, slabp, dead);
+		else
+			list_move(&slabp->list, &c->slabs_free);
+	}
+}
+
+/* Returns the n oldest (coldest) objects of ac to their slabs. */
+static void drain_array_locked(struct kmem_cache *c, struct array_cache *ac, unsigned int n,
+			       struct list_head *dead)
+{
+	n = min(n, ac->avail);
+	free_block(c, ac->entry, n, dead);
+	ac->avail -= n;
+	memmove(ac->entry, ac->entry + n, ac->avail * sizeof(void *));
+}
+
+/* Retires the free slabs beyond the first keep to dead. */
+static void free_slabs_locked(struct kmem_cache *c, unsigned int keep, struct list_head *dead)
+{
+	struct slab *slabp, *n;
+
+	list_for_each_entry_safe(slabp, n, &c->slabs_free, list)
+		if (keep)
+			keep--;
+		else
+			slab_retire(c, slabp, dead);
+}
+
+/* ---- slabs ------------------------------------------------------------------- */
+
+/* Off-slab descriptors come from (and go back to) a general cache. */
+static void *cache_alloc(struct kmem_cache *c, gfp_t flags);
+static int cache_free_checked(struct kmem_cache *c, const void *objp, const char *fn,
+			      void *caller);
+
+/* The descriptor of a new slab at addr coloured by colour_off bytes: after
+ * the colour, or from the descriptor cache.  NULL if out of memory. */
+static struct slab *alloc_slabmgmt(struct kmem_cache *c, void *addr, size_t colour_off,
+				   gfp_t flags)
+{
+	struct slab *slabp;
+
+	if (OFF_SLAB(c)) {
+		slabp = cache_alloc(c->slabp_cache, flags & ~__GFP_ZERO);
+		if (!slabp)
+			return NULL;
+	} else {
+		slabp = (struct slab *)((char *)addr + colour_off);
+		colour_off += c->slab_size;
+	}
+	slabp->inuse = 0;
+	slabp->colouroff = colour_off;
+	slabp->s_mem = (char *)addr + colour_off;
+	return slabp;
+}
+
+/* Points every page of a slab at c and slabp (PG_slab), or clears them (c NULL). */
+static void slab_map_pages(struct page *page, unsigned int order, struct kmem_cache *c,
+			   struct slab *slabp)
+{
+	unsigned long i;
+
+	for (i = 0; i < (1UL << order); i++) {
+		page[i].flags = c ? page[i].flags | PG_slab : page[i].flags & ~PG_slab;
+		page[i].slab_cache = c;
+		page[i].slab = slabp;
+	}
+}
+
+/* Constructs every object of a new slab and chains them all as free. */
+static void cache_init_objs(struct kmem_cache *c, struct slab *slabp)
+{
+	kmem_bufctl_t *bufctl = slab_bufctl(slabp);
+	unsigned int i;
+
+	for (i = 0; i < c->num; i++) {
+		void *objp = index_to_obj(c, slabp, i);
+
+		if (c->ctor) {
+			kmem_mark_internal(objp, c->obj_size);
+			c->ctor(objp);
+			kmem_mark_noaccess(objp, c->obj_size);
+		}
+		bufctl[i] = i + 1;
+	}
+	bufctl[c->num - 1] = BUFCTL_END;
+	slabp->free = 0;
+}
+
+/* Adds a slab of constructed objects to the free list; 0 if out of memory.
+ * Interrupts off; pages, descriptor and constructors without c->lock. */
+static int cache_grow(struct kmem_cache *c, gfp_t flags)
+{
+	struct page *page;
+	struct slab *slabp;
+	size_t offset;
+
+	spin_lock(&c->lock);
+	offset = c->colour_next * c->colour_off;
+	if (++c->colour_next >= c->colour)
+		c->colour_next = 0;
+	spin_unlock(&c->lock);
+
+	page = alloc_pages(flags & ~__GFP_ZERO, c->gfporder);
+	if (!page)
+		return 0;
+	slabp = alloc_slabmgmt(c, page_address(page), offset, flags);
+	if (!slabp) {
+		__free_pages(page, c->gfporder);
+		return 0;
+	}
+	kmem_mark_noaccess(page_address(page), PAGE_SIZE << c->gfporder);
+	if (!OFF_SLAB(c))
+		kmem_mark_internal(slabp, c->slab_size);
+	slab_map_pages(page, c->gfporder, c, slabp);
+	cache_init_objs(c, slabp);
+
+	spin_lock(&c->lock);
+	list_add_tail(&slabp->list, &c->slabs_free);
+	c->num_slabs++;
+	c->free_objects += c->num;
+	spin_unlock(&c->lock);
+	return 1;
+}
+
+/* Destructs the objects of a retired slab and frees its pages and an
+ * off-slab descriptor.  c->lock not held; may run in the timer interrupt. */
+static void slab_destroy(struct kmem_cache *c, struct slab *slabp)
+{
+	struct page *page = virt_to_page(slab_start(slabp));
+	unsigned int i;
+
+	/* back to the page allocator as it gave them: ours to touch */
+	kmem_mark_internal(slab_start(slabp), PAGE_SIZE << c->gfporder);
+	for (i = 0; c->dtor && i < c->num; i++)
+		c->dtor(index_to_obj(c, slabp, i));
+	slab_map_pages(page, c->gfporder, NULL, NULL);
+	__free_pages(page, c->gfporder);	/* an on-slab slabp is gone now */
+	if (OFF_SLAB(c))
+		cache_free_checked(c->slabp_cache, slabp, "slab_destroy", NULL);
+}
+
+/* Destroys the slabs on list; returns how many.  c->lock not held. */
+static unsigned long slabs_destroy(struct kmem_cache *c, struct list_head *list)
+{
+	struct slab *slabp, *n;
+	unsigned long count = 0;
+
+	list_for_each_entry_safe(slabp, n, list, list) {
+		list_del(&slabp->list);
+		slab_destroy(c, slabp);
+		count++;
+	}
+	return count;
+}
+
+/* ---- allocation and free: the per-CPU fast path ------------------------------ */
+
+static void obj_set_state(struct kmem_cache *c, const void *objp, kmem_bufctl_t state)
+{
+	struct slab *slabp = virt_to_page(objp)->slab;
+
+	slab_bufctl(slabp)[obj_to_index(c, slabp, objp)] = state;
+}
+
+/* Refills the empty array cache (growing the cache if the slabs have no
+ * free object) and takes an object.  NULL if out of memory.  Interrupts off. */
+static void *cache_alloc_refill(struct kmem_cache *c, gfp_t flags)
+{
+	struct array_cache *ac = cpu_cache(c);
+
+	for (;;) {
+		spin_lock(&c->lock);
+		refill_from_slabs(c, ac, ac->batchcount);
+		spin_unlock(&c->lock);
+		if (ac->avail)
+			return ac->entry[--ac->avail];
+		if (!cache_grow(c, flags))
+			return NULL;
+	}
+}
+
+/* An object of c for a caller (state ACTIVE), or NULL.  Any context: the
+ * array cache is used with interrupts off and no lock (UP: one CPU). */
+static void *cache_alloc(struct kmem_cache *c, gfp_t flags)
+{
+	struct array_cache *ac;
+	unsigned long save;
+	void *objp;
+
+	local_irq_save(save);
+	ac = cpu_cache(c);
+	ac->touched = 1;
+	objp = likely(ac->avail) ? ac->entry[--ac->avail] : cache_alloc_refill(c, flags);
+	if (objp)
+		obj_set_state(c, objp, BUFCTL_ACTIVE);
+	local_irq_restore(save);
+	if (!objp)
+		return NULL;
+	kmem_mark_allocated(objp, c->obj_size, c->ctor || (flags & __GFP_ZERO));
+	if (flags & __GFP_ZERO)
+		memset(objp, 0, c->obj_size);
+	return objp;
+}
+
+/* Why objp on page cannot be freed into c, or NULL if it can (the start of
+ * an object of c held by a caller). */
+static const char *cache_free_check(struct kmem_cache *c, const struct page *page,
+				    const void *objp)
+{
+	const kmem_bufctl_t *state;
+
+	if (!page || !(page->flags & PG_slab))
+		return "not a slab object";
+	if (page->slab_cache != c)
+		return "the object belongs to another cache";
+	state = obj_bufctl(c, page, objp);
+	if (!state)
+		return "not the start of an object";
+	if (*state == BUFCTL_CACHED)
+		return "double free (the object is in the array cache already)";
+	if (*state != BUFCTL_ACTIVE)
+		return "double free (the object is on its slab's free list)";
+	return NULL;
+}
+
+/* Pushes a just-CACHED object on this CPU's array cache, flushing
+ * batchcount objects to the slabs first if it is full.  Interrupts off. */
+static void __cache_free(struct kmem_cache *c, void *objp)
+{
+	struct array_cache *ac = cpu_cache(c);
+	LIST_HEAD(dead);
+
+	if (unlikely(ac->avail >= ac->limit)) {		/* cache_flusharray */
+		spin_lock(&c->lock);
+		drain_array_locked(c, ac, ac->batchcount, &dead);
+		spin_unlock(&c->lock);
+		slabs_destroy(c, &dead);
+	}
+	ac->entry[ac->avail++] = objp;
+}
+
+/* Frees objp into c (NULL: the cache owning it) if it is a live object
+ * there, else reports it (fn, caller) and returns 0.  Any context. */
+static int cache_free_checked(struct kmem_cache *c, const void *objp, const char *fn,
+			      void *caller)
+{
+	struct page *page = virt_to_page(objp);
+	const char *why;
+	unsigned long save;
+
+	local_irq_save(save);
+	if (!c && page)
+		c = page->slab_cache;
+	why = cache_free_check(c, page, objp);
+	if (!why) {
+		kmem_mark_freed(objp, c->obj_size);
+		obj_set_state(c, objp, BUFCTL_CACHED);
+		__cache_free(c, (void *)objp);
+	}
+	local_irq_restore(save);
+	if (why)
+		kmem_bad_free(fn, objp, why, caller);
+	return !why;
+}
+
+void *kmem_cache_alloc(struct kmem_cache *c, gfp_t flags)
+{
+	void *objp = cache_alloc(c, flags);
+
+	kmem_debug_validate("kmem_cache_alloc", objp);
+	return objp;
+}
+
+void kmem_cache_free(struct kmem_cache *c, void *objp)
+{
+	if (objp && cache_free_checked(c, objp, "kmem_cache_free", __builtin_return_address(0)))
+		kmem_debug_validate("kmem_cache_free", objp);
+}
+
+/* ---- kmalloc ------------------------------------------------------------------- */
+
+struct kmem_cache *kmem_find_general_cachep(size_t size)
+{
+	/* malloc_sizes[]: 32, 64, 96, 128, 192, then the powers of two from 256 */
+	static const unsigned char small_index[] = { 0, 1, 2, 3, 4, 4 };
+	unsigned long bits;
+
+	if (!size || size > kmalloc_max_size)
+		return NULL;
+	if (size <= 192)
+		return malloc_sizes[small_index[(size - 1) / 32]].cs_cachep;
+	bits = sizeof(unsigned long) * 8 - (unsigned long)__builtin_clzl(size - 1);
+	return malloc_sizes[bits - 3].cs_cachep;	/* 193..256: 5, 257..512: 6, ... */
+}
+
+/* A block of whole pages from the page allocator, on the large_blocks list. */
+static void *kmalloc_large(size_t size, gfp_t flags)
+{
+	unsigned int order = get_order(size);
+	struct page *page = alloc_pages(flags, order);
+	unsigned long save;
+
+	if (!page)
+		return NULL;
+	spin_lock_irqsave(&large_block_lock, save);
+	page->flags |= PG_bigblock;
+	list_add(&page->lru, &large_blocks);
+	large_block_pages += 1UL << order;
+	spin_unlock_irqrestore(&large_block_lock, save);
+	kmem_mark_allocated(page_address(page), PAGE_SIZE << order, (flags & __GFP_ZERO) != 0);
+	return page_address(page);
+}
+
+/* Frees a large block if objp is one; otherwise reports it and returns 0. */
+static int kfree_large(struct page *page, const void *objp, void *caller)
+{
+	unsigned int order = 0;
+	unsigned long save;
+	int ok;
+
+	spin_lock_irqsave(&large_block_lock, save);
+	ok = page && (page->flags & PG_bigblock) && objp == page_address(page);
+	if (ok) {
+		page->flags &= ~PG_bigblock;
+		list_del_init(&page->lru);
+		order = page->order;
+		large_block_pages -= 1UL << order;
+	}
+	spin_unlock_irqrestore(&large_block_lock, save);
+	if (!ok) {
+		kmem_bad_free("kfree", objp, "not a kmalloc() block (never allocated, freed "
+			      "already, or not its start)", caller);
+		return 0;
+	}
+	kmem_mark_freed(objp, PAGE_SIZE << order);
+	kmem_mark_internal(objp, PAGE_SIZE << order);	/* as the page allocator gave it */
+	__free_pages(page, order);
+	return 1;
+}
+
+void *kmalloc(size_t size, gfp_t flags)
+{
+	struct kmem_cache *c;
+	void *objp;
+
+	if (!size)
+		return ZERO_SIZE_PTR;
+	c = kmem_find_general_cachep(size);
+	objp = c ? cache_alloc(c, flags) : kmalloc_large(size, flags);
+	kmem_debug_validate("kmalloc", objp);
+	return objp;
+}
+
+void kfree(const void *objp)
+{
+	void *caller = __builtin_return_address(0);
+	struct page *page;
+	int ok;
+
+	if (ZERO_OR_NULL_PTR(objp))
+		return;
+	page = virt_to_page(objp);
+	if (page && (page->flags & PG_slab))
+		ok = cache_free_checked(NULL, objp, "kfree", caller);
+	else
+		ok = kfree_large(page, objp, caller);
+	if (ok)
+		kmem_debug_validate("kfree", objp);
+}
+
+size_t ksize(const void *objp)
+{
+	const struct page *page;
+
+	if (ZERO_OR_NULL_PTR(objp))
+		return 0;
+	page = virt_to_page(objp);
+	if (page && (page->flags & PG_slab) && !cache_free_check(page->slab_cache, page, objp))
+		return ((struct kmem_cache *)page->slab_cache)->obj_size;
+	if (page && (page->flags & PG_bigblock) && objp == page_address(page))
+		return PAGE_SIZE << page->order;
+	return 0;
+}
+
+/* ---- array cache sizing -------------------------------------------------------- */
+
+static void cache_set_tunables(struct kmem_cache *c, unsigned int limit, unsigned int batch)
+{
+	c->limit = limit;
+	c->batchcount = batch;
+	c->free_limit = (1 + NR_CPUS) * batch + c->num;
+}
+
+/* Gives c static one-entry array caches (boot, before kmalloc() works). */
+static void setup_boot_arrays(struct kmem_cache *c)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		BUG_ON(boot_arrays_used >= ARRAY_SIZE(boot_arrays));
+		c->array[cpu] = &boot_arrays[boot_arrays_used++].cache;
+		c->array[cpu]->limit = c->array[cpu]->batchcount = BOOT_CPUCACHE_ENTRIES;
+	}
+	cache_set_tunables(c, BOOT_CPUCACHE_ENTRIES, BOOT_CPUCACHE_ENTRIES);
+}
+
+/* Gives c array caches of limit entries from kmalloc(), emptying its static
+ * boot ones.  Returns 0, or -1 (c unchanged) if out of memory. */
+static int do_tune_cpucache(struct kmem_cache *c, unsigned int limit, unsigned int batch)
+{
+	struct array_cache *new[NR_CPUS], *old;
+	unsigned long save;
+	unsigned int cpu;
+	LIST_HEAD(dead);
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		new[cpu] = kmalloc(sizeof(struct array_cache) + limit * sizeof(void *), GFP_KERNEL);
+		if (!new[cpu]) {
+			while (cpu--)
+				kfree(new[cpu]);
+			return -1;
+		}
+		*new[cpu] = (struct array_cache){ .limit = limit, .batchcount = batch };
+	}
+	local_irq_save(save);
+	spin_lock(&c->lock);
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {	/* SMP: other CPUs' need an IPI */
+		old = c->array[cpu];
+		if (old)
+			drain_array_locked(c, old, old->avail, &dead);
+		c->array[cpu] = new[cpu];
+	}
+	cache_set_tunables(c, limit, batch);
+	spin_unlock(&c->lock);
+	local_irq_restore(save);
+	slabs_destroy(c, &dead);
+	return 0;
+}
+
+/* Sizes c's array caches as Linux 2.6 did: fewer entries for larger objects. */
+static int enable_cpucache(struct kmem_cache *c)
+{
+	size_t size = c->buffer_size;
+	unsigned int limit = size > 131072 ? 1 : size > PAGE_SIZE ? 8 : size > 1024 ? 24 :
+			     size > 256 ? 54 : 120;
+
+	return do_tune_cpucache(c, limit, (limit + 1) / 2);
+}
+
+/* ---- caches ------------------------------------------------------------------- */
+
+/* Fills in a cache not yet on the chain.  Returns 0, or -1 if no slab can
+ * hold its objects or out of memory.  Process context. */
+static int cache_init(struct kmem_cache *c, const char *name, size_t size, size_t align,
+		      unsigned long flags, kmem_cache_ctor_t ctor, kmem_cache_ctor_t dtor)
+{
+	if (cache_layout(c, size, align, flags))
+		return -1;
+	c->name = name;
+	c->obj_size = size;
+	c->ctor = ctor;
+	c->dtor = dtor;
+	spin_lock_init(&c->lock);
+	INIT_LIST_HEAD(&c->slabs_partial);
+	INIT_LIST_HEAD(&c->slabs_full);
+	INIT_LIST_HEAD(&c->slabs_free);
+	c->num_slabs = c->free_objects = 0;
+	c->colour_next = c->free_touched = 0;
+	if (slab_up)
+		return enable_cpucache(c);
+	setup_boot_arrays(c);
+	return 0;
+}
+
+static void cache_chain_add(struct kmem_cache *c)
+{
+	unsigned long save;
+
+	spin_lock_irqsave(&cache_chain_lock, save);
+	list_add_tail(&c->next, &cache_chain);
+	spin_unlock_irqrestore(&cache_chain_lock, save);
+}
+
+struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align,
+				     unsigned long flags, kmem_cache_ctor_t ctor,
+				     kmem_cache_ctor_t dtor)
+{
+	size_t max_slab = PAGE_SIZE << (MAX_ORDER - 1);
+	struct kmem_cache *c = NULL;
+
+	if (name && size && size <= max_slab && align <= max_slab &&
+	    (!align || is_power_of_2(align)))
+		c = cache_alloc(&cache_cache, GFP_KERNEL | __GFP_ZERO);
+	if (c && cache_init(c, name, size, align, flags, ctor, dtor)) {
+		cache_free_checked(&cache_cache, c, "kmem_cache_create", NULL);
+		c = NULL;
+	}
+	if (!c) {
+		if (flags & SLAB_PANIC)
+			panic("kmem_cache_create: cannot create cache %s", name ? name : "(null)");
+		return NULL;
+	}
+	cache_chain_add(c);
+	kmem_debug_validate("kmem_cache_create", c);
+	return c;
+}
+
+/* Empties c's array caches and destroys its free slabs; returns the pages
+ * freed.  Any context; takes c->lock. */
+static unsigned long __cache_shrink(struct kmem_cache *c)
+{
+	unsigned long save;
+	unsigned int cpu;
+	LIST_HEAD(dead);
+
+	local_irq_save(save);
+	spin_lock(&c->lock);
+	for (cpu = 0; cpu < NR_CPUS; cpu++)	/* SMP: other CPUs' need an IPI */
+		drain_array_locked(c, c->array[cpu], c->array[cpu]->avail, &dead);
+	free_slabs_locked(c, 0, &dead);
+	spin_unlock(&c->lock);
+	local_irq_restore(save);
+	return slabs_destroy(c, &dead) << c->gfporder;
+}
+
+int kmem_cache_shrink(struct kmem_cache *c)
+{
+	unsigned long pages = __cache_shrink(c);
+
+	kmem_debug_validate("kmem_cache_shrink", c);
+	return (int)pages;
+}
+
+unsigned long kmem_reclaim(void)
+{
+	struct kmem_cache *c;
+	unsigned long save, pages = 0;
+
+	/* newest first: descriptors freed on the way go to older caches */
+	spin_lock_irqsave(&cache_chain_lock, save);
+	list_for_each_entry_reverse(c, &cache_chain, next)
+		pages += __cache_shrink(c);
+	spin_unlock_irqrestore(&cache_chain_lock, save);
+	kmem_debug_validate("kmem_reclaim", NULL);
+	return pages;
+}
+
+int kmem_cache_destroy(struct kmem_cache *c)
+{
+	struct slab_counts n;
+	unsigned long save;
+	unsigned int cpu;
+
+	local_irq_save(save);		/* no interrupt allocates between check and unlink */
+	spin_lock(&c->lock);
+	cache_get_counts(c, &n);
+	spin_unlock(&c->lock);
+	if (!n.held) {
+		spin_lock(&cache_chain_lock);
+		list_del(&c->next);
+		spin_unlock(&cache_chain_lock);
+	}
+	local_irq_restore(save);
+	if (n.held) {
+		pr_err("kmem_cache_destroy: cache %s still has %lu objects in use; not destroyed\n",
+		       c->name, n.held);
+		return -1;
+	}
+	__cache_shrink(c);
+	WARN_ON(c->num_slabs);
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		kfree(c->array[cpu]);
+	kmem_cache_free(&cache_cache, c);
+	return 0;
+}
+
+size_t kmem_cache_size(struct kmem_cache *c)
+{
+	return c->obj_size;
+}
+
+const char *kmem_cache_name(struct kmem_cache *c)
+{
+	return c->name;
+}
+
+/* ---- the reaper ------------------------------------------------------------------ */
+
+/* Reaps c: a magazine unused since the last pass gives a fifth of its limit
+ * back; the free slabs go (one stays if the cache used a free slab since
+ * the last pass, so an active cache does not thrash).  Interrupts off. */
+static void cache_reap_one(struct kmem_cache *c)
+{
+	struct array_cache *ac = cpu_cache(c);
+	LIST_HEAD(dead);
+
+	spin_lock(&c->lock);
+	if (ac->touched)
+		ac->touched = 0;
+	else
+		drain_array_locked(c, ac, (ac->limit + 4) / 5, &dead);
+	free_slabs_locked(c, c->free_touched, &dead);
+	c->free_touched = 0;
+	spin_unlock(&c->lock);
+	slabs_destroy(c, &dead);
+}
+
+/* The reap timer, every REAP_INTERVAL (SMP: each CPU its own magazines). */
+static void cache_reap(unsigned long unused)
+{
+	struct kmem_cache *c;
+	unsigned long save;
+
+	(void)unused;
+
+	spin_lock_irqsave(&cache_chain_lock, save);
+	list_for_each_entry(c, &cache_chain, next)
+		cache_reap_one(c);
+	slab_reap_passes++;
+	spin_unlock_irqrestore(&cache_chain_lock, save);
+	mod_timer(&reap_timer, round_jiffies_period(jiffies, REAP_INTERVAL));
+}
+
+/* ---- boot and accounting ------------------------------------------------------------ */
+
+/*
+ * The cache of caches is static; the general caches are made smallest
+ * first, their structs from it, off-slab descriptors only from general
+ * caches made before.  Until all exist every cache has a static one-entry
+ * magazine; then each gets full-size ones.  Boot, interrupts off.
+ */
+void kmem_cache_init(void)
+{
+	struct kmem_cache *c;
+	unsigned int i;
+
+	if (cache_init(&cache_cache, "kmem_cache", sizeof(struct kmem_cache), 0,
+		       SLAB_HWCACHE_ALIGN, NULL, NULL))
+		panic("SLAB: cannot lay out the cache of caches");
+	cache_chain_add(&cache_cache);
+	for (i = 0; i < ARRAY_SIZE(malloc_sizes); i++) {
+		struct cache_sizes *cs = &malloc_sizes[i];
+
+		/* powers of two naturally aligned; 96 and 192 to 32 and 64 */
+		cs->cs_cachep = kmem_cache_create(cs->cs_name, cs->cs_size,
+						  cs->cs_size & -cs->cs_size, 0, NULL, NULL);
+		if (!cs->cs_cachep)
+			break;		/* larger than any slab: kmalloc() takes pages */
+		kmalloc_max_size = cs->cs_size;
+	}
+	if (!kmalloc_max_size)
+		panic("SLAB: cannot create the general caches");
+	slab_up = 1;
+	list_for_each_entry(c, &cache_chain, next)	/* nothing else runs yet */
+		if (enable_cpucache(c))
+			panic("SLAB: no memory for the array cache of %s", c->name);
+	pr_info("SLAB: general caches of %zu to %zu bytes, slabs up to order %d, "
+		"%d-byte cache lines\n", malloc_sizes[0].cs_size, kmalloc_max_size,
+		SLAB_MAX_ORDER, L1_CACHE_BYTES);
+}
+
+void kmem_cache_init_late(void)
+{
+	setup_timer(&reap_timer, cache_reap, 0);
+	mod_timer(&reap_timer, round_jiffies_period(jiffies, REAP_INTERVAL));
+}
+
+void cache_get_counts(struct kmem_cache *c, struct slab_counts *n)
+{
+	unsigned int cpu;
+
+	n->num_slabs = c->num_slabs;
+	n->num_objs = c->num_slabs * c->num;
+	n->active_objs = n->num_objs - c->free_objects;
+	n->cached = 0;
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		n->cached += c->array[cpu]->avail;
+	n->held = n->active_objs - n->cached;
+}
+
+/* bytes_used: objects callers hold, at their padded size.  Off-slab
+ * descriptors are general-cache objects too, but they come and go with
+ * slabs, not requests: they count in slab_pages only. */
+void kmem_get_stats(struct kmem_stats *st)
+{
+	unsigned long save, held_bytes = 0, mgmt_bytes = 0;
+	struct kmem_cache *c;
+	struct slab_counts n;
+
+	st->slab_pages = 0;
+	spin_lock_irqsave(&cache_chain_lock, save);
+	list_for_each_entry(c, &cache_chain, next) {
+		spin_lock(&c->lock);
+		cache_get_counts(c, &n);
+		spin_unlock(&c->lock);
+		st->slab_pages += n.num_slabs << c->gfporder;
+		held_bytes += n.held * c->buffer_size;
+		if (OFF_SLAB(c))
+			mgmt_bytes += n.num_slabs * c->slabp_cache->buffer_size;
+	}
+	spin_unlock_irqrestore(&cache_chain_lock, save);
+	st->bytes_used = held_bytes - mgmt_bytes;
+	spin_lock_irqsave(&large_block_lock, save);
+	st->large_pages = large_block_pages;
+	spin_unlock_irqrestore(&large_block_lock, save);
+}

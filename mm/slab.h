@@ -1,0 +1,180 @@
+/* slab.h - SLAB's internal structures, shared by slab.c (the allocator),
+ * slab_info.c (its report and validator) and the SLAB self-tests.  Not a
+ * public header: callers use <tiny/slab.h>. */
+#ifndef MM_SLAB_H
+#define MM_SLAB_H
+
+#include <tiny/kernel.h>
+#include <tiny/list.h>
+#include <tiny/mm.h>
+#include <tiny/slab.h>
+#include <tiny/smp.h>
+#include <tiny/spinlock.h>
+#include <tiny/timer.h>
+
+/*
+ * One entry per object, after the slab descriptor.  A free object's entry
+ * holds the index of the next free object (BUFCTL_END ends the chain); an
+ * object out of the slab holds its state, so a bad free is caught in O(1).
+ */
+typedef unsigned int kmem_bufctl_t;
+#define BUFCTL_END	((kmem_bufctl_t)~0U)	/* last free object */
+#define BUFCTL_ACTIVE	((kmem_bufctl_t)~1U)	/* held by a caller */
+#define BUFCTL_CACHED	((kmem_bufctl_t)~2U)	/* sitting in an array cache */
+#define BUFCTL_MARK	((kmem_bufctl_t)~3U)	/* only inside kmem_validate() */
+#define SLAB_LIMIT	((kmem_bufctl_t)~4U)	/* more objects per slab than this: never */
+
+/* Slab descriptor, at the start of the slab (after the colour) or off-slab. */
+struct slab {
+	struct list_head list;		/* on the cache's full, partial or free list */
+	size_t colouroff;		/* bytes from the first page to s_mem */
+	void *s_mem;			/* first object */
+	unsigned int inuse;		/* objects off the free chain (held or cached) */
+	kmem_bufctl_t free;		/* first free object, or BUFCTL_END */
+	/* kmem_bufctl_t bufctl[num] follows */
+};
+
+static inline kmem_bufctl_t *slab_bufctl(struct slab *slabp)
+{
+	return (kmem_bufctl_t *)(slabp + 1);
+}
+
+/*
+ * Per-CPU LIFO magazine of object pointers.  Only its CPU touches it, with
+ * local interrupts disabled and no lock (UP: that CPU is the only one);
+ * kmem_validate() and the drains read it under the cache lock.
+ */
+struct array_cache {
+	unsigned int avail;		/* objects in entry[] */
+	unsigned int limit;		/* capacity of entry[] */
+	unsigned int batchcount;	/* objects moved per refill or flush */
+	unsigned int touched;		/* allocated from since the last reap */
+	void *entry[];			/* entry[avail - 1] is the hottest */
+};
+
+/* Cache flag kept next to the SLAB_* ones: descriptors live off the slab. */
+#define CFLGS_OFF_SLAB		0x80000000UL
+#define OFF_SLAB(c)		((c)->flags & CFLGS_OFF_SLAB)
+
+/* Largest order chosen to meet the 1/8 waste bound (more only to fit one object). */
+#define SLAB_MAX_ORDER		5
+/* Objects this large (padded) get their descriptors off the slab. */
+#define OFF_SLAB_MIN_SIZE	(PAGE_SIZE >> 3)
+/* The reaper runs this often. */
+#define REAP_INTERVAL		(2 * HZ)
+
+struct kmem_cache {
+	/* Per-CPU magazines: the fast path touches only these. */
+	struct array_cache *array[NR_CPUS];
+	unsigned int limit, batchcount;	/* the tunables the arrays were sized with */
+	size_t buffer_size;		/* object stride: size rounded to the alignment */
+
+	spinlock_t lock;		/* the three lists, the counters below, colour_next;
+					 * taken with interrupts off */
+	struct list_head slabs_partial;	/* some objects free */
+	struct list_head slabs_full;	/* no object free */
+	struct list_head slabs_free;	/* every object free */
+	unsigned long num_slabs;	/* slabs on the three lists */
+	unsigned long free_objects;	/* objects on the slabs' free chains */
+	unsigned int free_limit;	/* free objects kept before free slabs go */
+	unsigned int colour_next;	/* colour of the next slab */
+	unsigned int free_touched;	/* a free slab was used since the last reap */
+
+	/* Constant after creation. */
+	unsigned int num;		/* objects per slab */
+	unsigned int gfporder;		/* a slab is 2^gfporder pages */
+	unsigned long flags;		/* SLAB_* and CFLGS_OFF_SLAB */
+	unsigned int colour;		/* number of colours */
+	size_t colour_off;		/* bytes between two colours */
+	size_t slab_size;		/* descriptor and bufctl[num] (aligned if on-slab) */
+	struct kmem_cache *slabp_cache;	/* off-slab: where descriptors come from */
+	kmem_cache_ctor_t ctor, dtor;
+	size_t obj_size;		/* the size asked for */
+	size_t align;
+	const char *name;
+	struct list_head next;		/* on cache_chain */
+};
+
+/* The general caches behind kmalloc(), smallest first. */
+struct cache_sizes {
+	size_t cs_size;
+	const char *cs_name;
+	struct kmem_cache *cs_cachep;	/* NULL if this PAGE_SIZE/MAX_ORDER cannot hold it */
+};
+extern struct cache_sizes malloc_sizes[];
+extern const unsigned int nr_malloc_sizes;
+
+/* The general cache kmalloc(size) uses, or NULL (0 or beyond the largest). */
+struct kmem_cache *kmem_find_general_cachep(size_t size);
+
+extern struct kmem_cache cache_cache;	/* of struct kmem_cache */
+extern struct list_head cache_chain;	/* every cache, oldest first */
+extern spinlock_t cache_chain_lock;	/* cache_chain; irqsave (the reaper) */
+
+/* Large kmalloc() blocks: their head pages linked through page->lru. */
+extern struct list_head large_blocks;
+extern spinlock_t large_block_lock;	/* large_blocks, large_block_pages, PG_bigblock */
+extern unsigned long large_block_pages;
+
+extern unsigned long slab_reap_passes;	/* completed reaper passes */
+
+static inline struct array_cache *cpu_cache(struct kmem_cache *c)
+{
+	return c->array[smp_processor_id()];
+}
+
+static inline void *index_to_obj(const struct kmem_cache *c, const struct slab *slabp,
+				 unsigned int idx)
+{
+	return (char *)slabp->s_mem + (size_t)idx * c->buffer_size;
+}
+
+/* obj must lie at or after s_mem. */
+static inline unsigned int obj_to_index(const struct kmem_cache *c, const struct slab *slabp,
+					const void *obj)
+{
+	return (unsigned int)(((const char *)obj - (const char *)slabp->s_mem) / c->buffer_size);
+}
+
+/* The bufctl entry of objp if it is the start of an object of c in a slab
+ * page, else NULL.  O(1): the page leads to the slab. */
+static inline kmem_bufctl_t *obj_bufctl(const struct kmem_cache *c, const struct page *page,
+					const void *objp)
+{
+	struct slab *slabp;
+	size_t offset;
+
+	if (!page || !(page->flags & PG_slab) || page->slab_cache != c)
+		return NULL;
+	slabp = page->slab;
+	offset = (uintptr_t)objp - (uintptr_t)slabp->s_mem;
+	if ((uintptr_t)objp < (uintptr_t)slabp->s_mem || offset % c->buffer_size ||
+	    offset / c->buffer_size >= c->num)
+		return NULL;
+	return &slab_bufctl(slabp)[offset / c->buffer_size];
+}
+
+/* Bytes of an on-slab descriptor with num bufctl entries, objects aligned after it. */
+static inline size_t slab_mgmt_size(size_t num, size_t align)
+{
+	return ALIGN(sizeof(struct slab) + num * sizeof(kmem_bufctl_t), align);
+}
+
+/* First address of the slab's pages. */
+static inline void *slab_start(const struct slab *slabp)
+{
+	return (char *)slabp->s_mem - slabp->colouroff;
+}
+
+/* What a cache holds, from its counters. */
+struct slab_counts {
+	unsigned long num_slabs;
+	unsigned long num_objs;		/* num_slabs * num */
+	unsigned long active_objs;	/* out of the slabs: held or in array caches */
+	unsigned long cached;		/* in array caches */
+	unsigned long held;		/* held by callers */
+};
+/* Fills n from c's counters.  c->lock held, interrupts off. */
+void cache_get_counts(struct kmem_cache *c, struct slab_counts *n);
+
+#endif /* MM_SLAB_H */

@@ -1,0 +1,284 @@
+/* slab_info.c - SLAB's slabinfo report and its validator.
+ *
+ * Kept apart from slab.c so that the allocator proper can be measured on
+ * its own (size mm/slab.o) against SLOB.  Both walk the caches through
+ * the structures in mm/slab.h, under the same locks as the allocator.
+ */
+#include <tiny/kernel.h>
+#include "slab.h"
+
+/* ---- report ------------------------------------------------------------ */
+
+/* Slabs on c's free list.  c->lock held. */
+static unsigned long count_free_slabs(struct kmem_cache *c)
+{
+	struct list_head *pos;
+	unsigned long n = 0;
+
+	list_for_each(pos, &c->slabs_free)
+		n++;
+	return n;
+}
+
+static void report_cache(struct kmem_cache *c)
+{
+	unsigned long free_slabs;
+	struct slab_counts n;
+
+	spin_lock(&c->lock);
+	cache_get_counts(c, &n);
+	free_slabs = count_free_slabs(c);
+	spin_unlock(&c->lock);
+	printk("%-17s %6lu %6lu %6zu %4u %4lu : tunables %4u %4u %4u : slabdata %6lu %6lu %6u\n",
+	       c->name, n.active_objs, n.num_objs, c->buffer_size, c->num,
+	       1UL << c->gfporder, c->limit, c->batchcount, 0U,
+	       n.num_slabs - free_slabs, n.num_slabs, 0U);
+}
+
+/* Prints /proc/slabinfo (version 2.1) for every cache, then the large blocks. */
+void kmem_report(void)
+{
+	unsigned long save, blocks = 0, pages;
+	struct kmem_cache *c;
+	struct list_head *pos;
+
+	printk("slabinfo - version: 2.1\n");
+	printk("# name            <active_objs> <num_objs> <objsize> <objperslab> "
+	       "<pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : "
+	       "slabdata <active_slabs> <num_slabs> <sharedavail>\n");
+	spin_lock_irqsave(&cache_chain_lock, save);
+	list_for_each_entry(c, &cache_chain, next)
+		report_cache(c);
+	spin_unlock_irqrestore(&cache_chain_lock, save);
+
+	spin_lock_irqsave(&large_block_lock, save);
+	list_for_each(pos, &large_blocks)
+		blocks++;
+	pages = large_block_pages;
+	spin_unlock_irqrestore(&large_block_lock, save);
+	printk("# large kmalloc blocks: %lu blocks, %lu pages (%lu kB)\n", blocks, pages,
+	       pages * (PAGE_SIZE / 1024));
+}
+
+/* ---- validator ------------------------------------------------------------- */
+
+#define bad(c, fmt, ...) do {							\
+	errors++;								\
+	pr_err("slab: validate: %s: " fmt, (c)->name, ##__VA_ARGS__);		\
+} while (0)
+
+/* What the walk of one cache found. */
+struct cache_walk {
+	unsigned long slabs, free_objects, active, cached;
+};
+
+/* Is the descriptor address plausible: inside its slab (on-slab) or an
+ * object page of the descriptor cache (off-slab)?  Checked before any
+ * dereference, so a wild list pointer is reported instead of followed. */
+static int slab_pointer_valid(struct kmem_cache *c, const struct slab *slabp)
+{
+	const struct page *page = virt_to_page(slabp);
+
+	if (!page || !(page->flags & PG_slab))
+		return 0;
+	if (OFF_SLAB(c))
+		return page->slab_cache == c->slabp_cache;
+	return page->slab_cache == c && page->slab == slabp;
+}
+
+/* Checks the flags and back pointers of the slab's pages, and where its
+ * first object lies (colour and descriptor). */
+static int validate_slab_pages(struct kmem_cache *c, struct slab *slabp)
+{
+	char *start = slab_start(slabp);
+	struct page *page = virt_to_page(start);
+	size_t colour = slabp->colouroff - (OFF_SLAB(c) ? 0 : c->slab_size);
+	unsigned long i;
+	int errors = 0;
+
+	if (!page || !IS_ALIGNED((uintptr_t)start, PAGE_SIZE)) {
+		bad(c, "slab %p: first object %p is not in a page-aligned slab\n",
+		    (void *)slabp, slabp->s_mem);
+		return errors;
+	}
+	if (!(page->flags & PG_head) || page->order != c->gfporder)
+		bad(c, "slab %p: head page flags %#x order %u, expected order %u\n",
+		    (void *)slabp, page->flags, page->order, c->gfporder);
+	for (i = 0; i < (1UL << c->gfporder); i++)
+		if (!(page[i].flags & PG_slab) || page[i].slab_cache != c || page[i].slab != slabp)
+			bad(c, "slab %p: page %lu has flags %#x cache %p slab %p\n", (void *)slabp,
+			    i, page[i].flags, page[i].slab_cache, page[i].slab);
+	if (colour % c->colour_off || colour / c->colour_off >= max(c->colour, 1U) ||
+	    (!OFF_SLAB(c) && (char *)slabp != start + colour))
+		bad(c, "slab %p: bad colour offset %zu\n", (void *)slabp, slabp->colouroff);
+	return errors;
+}
+
+/* Checks the free chain (exactly num - inuse entries, in range, no loop)
+ * and that the other objects are held or cached; counts them into w. */
+static int validate_slab_objects(struct kmem_cache *c, struct slab *slabp,
+				 struct cache_walk *w)
+{
+	kmem_bufctl_t *bufctl = slab_bufctl(slabp), idx;
+	unsigned int i, nfree = 0, active = 0, cached = 0;
+	int errors = 0;
+
+	if (slabp->inuse > c->num) {	/* would unbound the walk below */
+		bad(c, "slab %p: inuse %u of %u objects\n", (void *)slabp, slabp->inuse, c->num);
+		return errors;
+	}
+	for (idx = slabp->free; idx != BUFCTL_END; idx = bufctl[idx]) {
+		if (idx >= c->num || ++nfree > c->num - slabp->inuse) {
+			bad(c, "slab %p: free chain runs to %#x (inuse %u, num %u): loop or "
+			    "bad index\n", (void *)slabp, idx, slabp->inuse, c->num);
+			return errors;
+		}
+	}
+	for (i = 0; i < c->num; i++) {
+		active += bufctl[i] == BUFCTL_ACTIVE;
+		cached += bufctl[i] == BUFCTL_CACHED;
+	}
+	if (nfree != c->num - slabp->inuse || active + cached != slabp->inuse)
+		bad(c, "slab %p: inuse %u, but %u free, %u held and %u cached objects\n",
+		    (void *)slabp, slabp->inuse, nfree, active, cached);
+	w->active += active;
+	w->cached += cached;
+	w->free_objects += c->num - slabp->inuse;
+	return errors;
+}
+
+/* Walks one slab list: each slab's fill must match the list (want_inuse:
+ * -1 partial, else that count).  c->lock held. */
+static int validate_list(struct kmem_cache *c, struct list_head *head, long want_inuse,
+			 const char *what, struct cache_walk *w)
+{
+	struct list_head *pos;
+	int errors = 0;
+
+	for (pos = head->next; pos != head; pos = pos->next) {
+		struct slab *slabp = list_entry(pos, struct slab, list);
+		int partial_ok = slabp->inuse > 0 && slabp->inuse < c->num;
+
+		if (++w->slabs > c->num_slabs + 1 || !slab_pointer_valid(c, slabp)) {
+			bad(c, "%s list is corrupt at %p\n", what, (void *)slabp);
+			return errors;
+		}
+		if (want_inuse < 0 ? !partial_ok : slabp->inuse != (unsigned long)want_inuse)
+			bad(c, "slab %p with %u of %u objects in use is on the %s list\n",
+			    (void *)slabp, slabp->inuse, c->num, what);
+		errors += validate_slab_pages(c, slabp);
+		errors += validate_slab_objects(c, slabp, w);
+	}
+	return errors;
+}
+
+/*
+ * Checks that every entry of ac is an object of c in state CACHED, and
+ * appears once: each entry's state is flipped to BUFCTL_MARK as it is seen
+ * (a second sighting finds the mark) and put back afterwards.  c->lock
+ * held, interrupts off: nothing else looks at the states meanwhile.
+ */
+static int validate_array(struct kmem_cache *c, struct array_cache *ac, unsigned int cpu)
+{
+	kmem_bufctl_t *state;
+	unsigned int i;
+	int errors = 0;
+
+	if (ac->avail > ac->limit) {
+		bad(c, "cpu %u array cache holds %u of %u entries\n", cpu, ac->avail, ac->limit);
+		return errors;
+	}
+	for (i = 0; i < ac->avail; i++) {
+		state = obj_bufctl(c, virt_to_page(ac->entry[i]), ac->entry[i]);
+		if (!state)
+			bad(c, "cpu %u array entry %u (%p) is not an object of the cache\n", cpu, i,
+			    ac->entry[i]);
+		else if (*state == BUFCTL_MARK)
+			bad(c, "cpu %u array entry %u (%p) appears twice\n", cpu, i, ac->entry[i]);
+		else if (*state != BUFCTL_CACHED)
+			bad(c, "cpu %u array entry %u (%p) has state %#x, not cached\n", cpu, i,
+			    ac->entry[i], *state);
+		else
+			*state = BUFCTL_MARK;
+	}
+	for (i = 0; i < ac->avail; i++) {
+		state = obj_bufctl(c, virt_to_page(ac->entry[i]), ac->entry[i]);
+		if (state && *state == BUFCTL_MARK)
+			*state = BUFCTL_CACHED;
+	}
+	return errors;
+}
+
+/* Checks the lists, slabs, array caches and counters of c.  c->lock held. */
+static int validate_cache(struct kmem_cache *c)
+{
+	struct cache_walk w = { 0, 0, 0, 0 };
+	struct slab_counts n;
+	unsigned int cpu;
+	int errors = 0;
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		errors += validate_array(c, c->array[cpu], cpu);
+	errors += validate_list(c, &c->slabs_full, c->num, "full", &w);
+	errors += validate_list(c, &c->slabs_partial, -1, "partial", &w);
+	errors += validate_list(c, &c->slabs_free, 0, "free", &w);
+	if (errors)
+		return errors;
+	cache_get_counts(c, &n);
+	if (w.slabs != c->num_slabs || w.free_objects != c->free_objects)
+		bad(c, "lists hold %lu slabs with %lu free objects, counters say %lu and %lu\n",
+		    w.slabs, w.free_objects, c->num_slabs, c->free_objects);
+	if (w.cached != n.cached || w.active != n.held)
+		bad(c, "%lu objects held and %lu cached, counters say %lu and %lu\n",
+		    w.active, w.cached, n.held, n.cached);
+	return errors;
+}
+
+/* Checks the large-block list against page flags and its counter. */
+static int validate_large_blocks(void)
+{
+	unsigned long pages = 0, n = 0;
+	struct list_head *pos;
+	int errors = 0;
+
+	for (pos = large_blocks.next; pos != &large_blocks; pos = pos->next) {
+		const struct page *page = list_entry(pos, struct page, lru);
+
+		if (++n > large_block_pages) {
+			errors++;
+			pr_err("slab: validate: large block list is corrupt at %p\n", (void *)page);
+			return errors;
+		}
+		if ((page->flags & (PG_bigblock | PG_head | PG_slab)) != (PG_bigblock | PG_head)) {
+			errors++;
+			pr_err("slab: validate: large block %p has page flags %#x\n",
+			       page_address(page), page->flags);
+		}
+		pages += 1UL << page->order;
+	}
+	if (pages != large_block_pages) {
+		errors++;
+		pr_err("slab: validate: large blocks hold %lu pages, counter says %lu\n",
+		       pages, large_block_pages);
+	}
+	return errors;
+}
+
+int kmem_validate(void)
+{
+	struct kmem_cache *c;
+	unsigned long save;
+	int errors = 0;
+
+	spin_lock_irqsave(&cache_chain_lock, save);
+	list_for_each_entry(c, &cache_chain, next) {
+		spin_lock(&c->lock);
+		errors += validate_cache(c);
+		spin_unlock(&c->lock);
+	}
+	spin_unlock_irqrestore(&cache_chain_lock, save);
+	spin_lock_irqsave(&large_block_lock, save);
+	errors += validate_large_blocks();
+	spin_unlock_irqrestore(&large_block_lock, save);
+	return errors;
+}

@@ -1,0 +1,657 @@
+/* test_slab.c - self-tests specific to SLAB (mm/slab.c).
+ *
+ * Slab layout (the 1/8 waste rule, descriptors on or off the slab,
+ * colouring), object caching (constructor once per object, destructor at
+ * slab destruction), the per-CPU array caches and their batches, the reap
+ * timer and kmem_cache_shrink(), the slabinfo counters, the kmalloc size
+ * classes and large blocks, and O(1) bad-free detection.  These look
+ * inside the caches through mm/slab.h.
+ */
+#include <tiny/kernel.h>
+#include <tiny/irqflags.h>
+#include <tiny/ktest.h>
+#include <tiny/string.h>
+#include <tiny/timer.h>
+#include "../../mm/slab.h"
+
+static void slab_exit(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+}
+
+static size_t slab_bytes(const struct kmem_cache *c)
+{
+	return PAGE_SIZE << c->gfporder;
+}
+
+/* Bytes of management on the slab itself. */
+static size_t on_slab_mgmt(const struct kmem_cache *c)
+{
+	return OFF_SLAB(c) ? 0 : c->slab_size;
+}
+
+static struct slab_counts counts_of(struct kmem_cache *c)
+{
+	struct slab_counts n;
+	unsigned long flags;
+
+	spin_lock_irqsave(&c->lock, flags);
+	cache_get_counts(c, &n);
+	spin_unlock_irqrestore(&c->lock, flags);
+	return n;
+}
+
+/* The test's own estimate, by counting up: objects of size bs in bytes,
+ * with an on-slab descriptor or not; *mgmt gets the descriptor's bytes. */
+static unsigned int estimate(size_t bytes, size_t bs, size_t align, int on_slab, size_t *mgmt)
+{
+	unsigned int n = 0;
+
+	for (;;) {
+		size_t m = on_slab ? ALIGN(sizeof(struct slab) + (n + 1) * sizeof(kmem_bufctl_t),
+					   align) : 0;
+
+		if ((n + 1) * bs + m > bytes)
+			break;
+		n++;
+	}
+	*mgmt = on_slab && n ? ALIGN(sizeof(struct slab) + n * sizeof(kmem_bufctl_t), align) : 0;
+	return n;
+}
+
+/* ---- layout --------------------------------------------------------------- */
+
+static void check_layout(struct ktest *t, struct kmem_cache *c)
+{
+	size_t bytes = slab_bytes(c), used = c->num * c->buffer_size + on_slab_mgmt(c), left, m;
+	int initially_on_slab = c->buffer_size < OFF_SLAB_MIN_SIZE;
+	unsigned int o, first_fit = MAX_ORDER;
+
+	KTEST_ASSERT_LE(t, used, bytes);
+	left = bytes - used;
+	KTEST_EXPECT_EQ(t, c->num * c->buffer_size + on_slab_mgmt(c) + left, bytes);
+	KTEST_EXPECT_EQ(t, c->num, estimate(bytes, c->buffer_size, c->align, !OFF_SLAB(c), &m));
+	KTEST_EXPECT_EQ(t, c->slab_size, OFF_SLAB(c) ?
+			sizeof(struct slab) + c->num * sizeof(kmem_bufctl_t) : m);
+	KTEST_EXPECT_EQ(t, c->colour, left / c->colour_off);
+	KTEST_EXPECT_EQ(t, c->colour_off, max_t(size_t, L1_CACHE_BYTES, c->align));
+	/* the smallest order within the 1/8 bound, unless capped */
+	for (o = 0; o < c->gfporder; o++) {
+		size_t b = PAGE_SIZE << o;
+		unsigned int n = estimate(b, c->buffer_size, c->align, initially_on_slab, &m);
+
+		if (n && first_fit == MAX_ORDER)
+			first_fit = o;
+		KTEST_EXPECT_TRUE(t, !n || (b - n * c->buffer_size - m) * 8 > b);
+	}
+	if (first_fit == MAX_ORDER)
+		first_fit = c->gfporder;
+	if (c->gfporder < max_t(unsigned int, SLAB_MAX_ORDER, first_fit))
+		KTEST_EXPECT_LE(t, left * 8, bytes);
+	ktest_info(t, "%6zu bytes: order %u, %3u objects, %4zu bytes left, %2u colours, %s",
+		   c->buffer_size, c->gfporder, c->num, left, c->colour,
+		   OFF_SLAB(c) ? "off-slab" : "on-slab");
+}
+
+static void order_follows_waste_rule(struct ktest *t)
+{
+	static const size_t sizes[] = {
+		8, 24, 40, 100, 200, 333, 450, 500, 700, 1000, 1100, 1500, 2000, 3000,
+		PAGE_SIZE - 100, PAGE_SIZE + 8, 5000, 9000, 20000, 40000, 70000, 200000,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		struct kmem_cache *c = kmem_cache_create("test_order", sizes[i], 0, 0, NULL, NULL);
+
+		KTEST_ASSERT_NOT_NULL(t, c);
+		check_layout(t, c);
+		KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	}
+	for (i = 0; i < nr_malloc_sizes; i++)
+		if (malloc_sizes[i].cs_cachep)
+			check_layout(t, malloc_sizes[i].cs_cachep);
+}
+
+/* Small objects keep their descriptor on the slab; large ones get it from
+ * a general cache, unless the slab's unused tail can hold it. */
+static void descriptor_on_or_off_slab(struct ktest *t)
+{
+	struct kmem_cache *small = kmem_cache_create("test_onslab", 100, 0, 0, NULL, NULL);
+	struct kmem_cache *large = kmem_cache_create("test_offslab", PAGE_SIZE / 4, 0, 0,
+						     NULL, NULL);
+	struct kmem_cache *tail = kmem_cache_create("test_tail", PAGE_SIZE / 2 - 48, 0, 0,
+						    NULL, NULL);
+	struct slab *slabp;
+	void *a, *b;
+
+	KTEST_ASSERT_NOT_NULL(t, small);
+	KTEST_ASSERT_NOT_NULL(t, large);
+	KTEST_ASSERT_NOT_NULL(t, tail);
+	a = kmem_cache_alloc(small, GFP_KERNEL);
+	b = kmem_cache_alloc(large, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, a);
+	KTEST_ASSERT_NOT_NULL(t, b);
+
+	KTEST_EXPECT_FALSE(t, OFF_SLAB(small));
+	slabp = virt_to_page(a)->slab;
+	KTEST_EXPECT_PTR_EQ(t, virt_to_page(slabp), virt_to_page(slab_start(slabp)));
+	KTEST_EXPECT_PTR_EQ(t, (char *)slabp + small->slab_size, slabp->s_mem);
+
+	KTEST_EXPECT_TRUE(t, OFF_SLAB(large));
+	KTEST_EXPECT_PTR_EQ(t, large->slabp_cache, kmem_find_general_cachep(large->slab_size));
+	slabp = virt_to_page(b)->slab;
+	KTEST_EXPECT_PTR_EQ(t, virt_to_page(slabp)->slab_cache, large->slabp_cache);
+	KTEST_EXPECT_PTR_EQ(t, slabp->s_mem, (char *)slab_start(slabp) + slabp->colouroff);
+
+	/* two per page, and the descriptor fits in the 96 bytes left over */
+	KTEST_EXPECT_GE(t, tail->buffer_size, OFF_SLAB_MIN_SIZE);
+	KTEST_EXPECT_FALSE(t, OFF_SLAB(tail));
+	kmem_cache_free(small, a);
+	kmem_cache_free(large, b);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(small), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(large), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(tail), 0);
+}
+
+/* Successive slabs start their objects colour_off bytes further on, cycling. */
+static void colour_offsets_cycle(struct ktest *t)
+{
+	static void *obj[256];
+	struct kmem_cache *c = kmem_cache_create("test_colour", 450, 0, 0, NULL, NULL);
+	unsigned int i, n = 0, slabs, first = 0;
+	unsigned long flags;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_ASSERT_GE(t, c->colour, 3u);
+	KTEST_ASSERT_LE(t, (c->colour + 2) * c->num, ARRAY_SIZE(obj));
+	local_irq_save(flags);
+	for (slabs = 0; slabs < c->colour + 2; slabs++) {
+		struct slab *slabp;
+		size_t colour;
+
+		while (c->num_slabs == slabs)	/* the refill that grows takes only the new slab */
+			obj[n++] = kmem_cache_alloc(c, GFP_ATOMIC);
+		slabp = virt_to_page(obj[n - 1])->slab;
+		colour = (slabp->colouroff - on_slab_mgmt(c)) / c->colour_off;
+		KTEST_EXPECT_EQ(t, slabp->colouroff - on_slab_mgmt(c), colour * c->colour_off);
+		KTEST_EXPECT_EQ(t, (uintptr_t)slabp->s_mem % c->align, 0u);
+		if (!slabs)
+			first = (unsigned int)colour;
+		KTEST_EXPECT_EQ(t, colour, (first + slabs) % c->colour);
+	}
+	for (i = 0; i < n; i++)
+		kmem_cache_free(c, obj[i]);
+	local_irq_restore(flags);
+	ktest_info(t, "%u slabs of %u objects, %u colours of %zu bytes", slabs, c->num, c->colour,
+		   c->colour_off);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* ---- object caching ---------------------------------------------------------- */
+
+#define OBJ_MAGIC	0x5ab1e000u
+
+static unsigned long ctors, dtors;
+
+static void magic_ctor(void *obj)
+{
+	((u32 *)obj)[0] = OBJ_MAGIC;
+	ctors++;
+}
+
+static void count_dtor(void *obj)
+{
+	dtors++;
+}
+
+/* SLAB constructs objects when it creates a slab, not on each allocation;
+ * an object freed and taken again keeps its state; destructors run when
+ * slabs are destroyed. */
+static void ctor_once_per_object(struct ktest *t)
+{
+	static void *obj[200];
+	struct kmem_cache *c = kmem_cache_create("test_ctor_once", PAGE_SIZE / 16, 0, 0,
+						 magic_ctor, count_dtor);
+	unsigned long flags, pages, slabs;
+	unsigned int i, n = 0;
+	u32 *p, *q;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	ctors = dtors = 0;
+	local_irq_save(flags);
+	p = kmem_cache_alloc(c, GFP_ATOMIC);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	KTEST_EXPECT_EQ(t, ctors, (unsigned long)c->num);	/* the whole slab */
+	KTEST_EXPECT_EQ(t, p[0], OBJ_MAGIC);
+	p[1] = 0x1234;
+	kmem_cache_free(c, p);
+	q = kmem_cache_alloc(c, GFP_ATOMIC);
+	KTEST_EXPECT_PTR_EQ(t, q, p);			/* LIFO array cache */
+	KTEST_EXPECT_EQ(t, q[1], 0x1234u);		/* not constructed again */
+	KTEST_EXPECT_EQ(t, ctors, (unsigned long)c->num);
+	obj[n++] = q;
+	while (c->num_slabs < 3 && n < ARRAY_SIZE(obj))
+		obj[n++] = kmem_cache_alloc(c, GFP_ATOMIC);
+	KTEST_EXPECT_EQ(t, ctors, 3UL * c->num);
+	KTEST_EXPECT_EQ(t, dtors, 0UL);
+	for (i = 0; i < n; i++)
+		kmem_cache_free(c, obj[i]);
+	slabs = c->num_slabs;
+	pages = (unsigned long)kmem_cache_shrink(c);
+	KTEST_EXPECT_EQ(t, pages, slabs << c->gfporder);
+	KTEST_EXPECT_EQ(t, dtors, ctors);
+	p = kmem_cache_alloc(c, GFP_ATOMIC | __GFP_ZERO);	/* zeroed after it is taken */
+	KTEST_ASSERT_NOT_NULL(t, p);
+	KTEST_EXPECT_EQ(t, p[0], 0u);
+	KTEST_EXPECT_EQ(t, ctors, 4UL * c->num);
+	kmem_cache_free(c, p);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	KTEST_EXPECT_EQ(t, dtors, ctors);
+}
+
+/* ---- array caches ---------------------------------------------------------------- */
+
+static unsigned int expected_limit(size_t size)
+{
+	return size > 131072 ? 1 : size > PAGE_SIZE ? 8 : size > 1024 ? 24 : size > 256 ? 54 : 120;
+}
+
+static void array_cache_sizes(struct ktest *t)
+{
+	static const size_t sizes[] = { 32, 256, 257, 1024, 1025, PAGE_SIZE, PAGE_SIZE + 1,
+					 131072, 131073 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		struct kmem_cache *c = kmem_cache_create("test_limit", sizes[i], 0, 0, NULL, NULL);
+
+		KTEST_ASSERT_NOT_NULL(t, c);
+		KTEST_EXPECT_EQ(t, cpu_cache(c)->limit, expected_limit(c->buffer_size));
+		KTEST_EXPECT_EQ(t, cpu_cache(c)->batchcount, (cpu_cache(c)->limit + 1) / 2);
+		KTEST_EXPECT_EQ(t, c->free_limit, (1 + NR_CPUS) * c->batchcount + c->num);
+		KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	}
+}
+
+/* An empty array cache takes batchcount objects from the slabs at once; a
+ * full one gives its batchcount oldest objects back at once. */
+static void array_cache_batches(struct ktest *t)
+{
+	static void *obj[300];
+	struct kmem_cache *c = kmem_cache_create("test_batch", 32, 0, 0, NULL, NULL);
+	struct array_cache *ac;
+	unsigned long flags, free_objects;
+	unsigned int i, batch, limit;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	ac = cpu_cache(c);
+	batch = ac->batchcount;
+	limit = ac->limit;
+	KTEST_ASSERT_LE(t, 2 * limit, ARRAY_SIZE(obj));
+	local_irq_save(flags);
+	obj[0] = kmem_cache_alloc(c, GFP_ATOMIC);		/* refill */
+	KTEST_EXPECT_EQ(t, ac->avail, batch - 1);
+	KTEST_EXPECT_EQ(t, c->free_objects, c->num_slabs * c->num - batch);
+	for (i = 1; i < 2 * limit; i++)
+		obj[i] = kmem_cache_alloc(c, GFP_ATOMIC);
+	KTEST_EXPECT_EQ(t, counts_of(c).held, 2UL * limit);
+	for (i = 0; ac->avail < limit; i++)			/* fill up: no flush */
+		kmem_cache_free(c, obj[i]);
+	free_objects = c->free_objects;
+	kmem_cache_free(c, obj[i]);				/* flush */
+	KTEST_EXPECT_EQ(t, ac->avail, limit - batch + 1);
+	KTEST_EXPECT_EQ(t, c->free_objects, free_objects + batch);
+	KTEST_EXPECT_PTR_EQ(t, ac->entry[ac->avail - 1], obj[i]);	/* the hottest stays */
+	for (i++; i < 2 * limit; i++)
+		kmem_cache_free(c, obj[i]);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* ---- giving memory back ---------------------------------------------------------- */
+
+static unsigned long count_free_slabs(struct kmem_cache *c)
+{
+	struct list_head *pos;
+	unsigned long flags, n = 0;
+
+	spin_lock_irqsave(&c->lock, flags);
+	list_for_each(pos, &c->slabs_free)
+		n++;
+	spin_unlock_irqrestore(&c->lock, flags);
+	return n;
+}
+
+/* Allocates n objects of c and frees them all. */
+static void churn(struct kmem_cache *c, void **obj, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		obj[i] = kmem_cache_alloc(c, GFP_KERNEL);
+	for (i = 0; i < n; i++)
+		kmem_cache_free(c, obj[i]);
+}
+
+static void reap_timer_gives_pages_back(struct ktest *t)
+{
+	static void *obj[300];
+	struct kmem_cache *c = kmem_cache_create("test_reap", 256, 0, 0, NULL, NULL);
+	unsigned long start, free0, slabs0, waited = 0, step = HZ / 10 + 1;
+	unsigned int avail0;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	churn(c, obj, ARRAY_SIZE(obj));
+	KTEST_EXPECT_GT(t, count_free_slabs(c), 1UL);
+	slabs0 = c->num_slabs;
+	avail0 = cpu_cache(c)->avail;
+	free0 = nr_free_pages();
+	start = slab_reap_passes;
+	while (slab_reap_passes < start + 2 && waited < 3 * REAP_INTERVAL) {
+		ktest_wait_ticks(step);
+		waited += step;
+	}
+	KTEST_EXPECT_GE(t, slab_reap_passes, start + 2);
+	KTEST_EXPECT_GT(t, nr_free_pages(), free0);
+	KTEST_EXPECT_LT(t, c->num_slabs, slabs0);
+	KTEST_EXPECT_EQ(t, count_free_slabs(c), 0UL);
+	KTEST_EXPECT_LT(t, cpu_cache(c)->avail, avail0);	/* idle: partly drained */
+	ktest_info(t, "after %lu ticks: %lu of %lu slabs left, %u of %u objects in the array cache",
+		   waited, c->num_slabs, slabs0, cpu_cache(c)->avail, avail0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+static void shrink_gives_pages_back(struct ktest *t)
+{
+	static void *obj[300];
+	struct kmem_cache *c = kmem_cache_create("test_shrink", 500, 0, 0, NULL, NULL);
+	unsigned long flags, before, slabs, pages;
+	void *keep;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	local_irq_save(flags);
+	keep = kmem_cache_alloc(c, GFP_ATOMIC);
+	churn(c, obj, ARRAY_SIZE(obj));
+	before = nr_free_pages();
+	slabs = c->num_slabs;
+	pages = (unsigned long)kmem_cache_shrink(c);
+	KTEST_EXPECT_EQ(t, pages, (slabs - 1) << c->gfporder);	/* all but keep's slab */
+	KTEST_EXPECT_EQ(t, nr_free_pages(), before + pages);
+	KTEST_EXPECT_EQ(t, c->num_slabs, 1UL);
+	KTEST_EXPECT_EQ(t, cpu_cache(c)->avail, 0u);
+	KTEST_EXPECT_EQ(t, counts_of(c).held, 1UL);
+	KTEST_EXPECT_EQ(t, kmem_cache_shrink(c), 0);
+	kmem_cache_free(c, keep);
+	KTEST_EXPECT_EQ(t, (unsigned long)kmem_cache_shrink(c), 1UL << c->gfporder);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+static int on_chain(struct kmem_cache *c)
+{
+	struct kmem_cache *pos;
+	unsigned long flags;
+	int found = 0;
+
+	spin_lock_irqsave(&cache_chain_lock, flags);
+	list_for_each_entry(pos, &cache_chain, next)
+		found |= pos == c;
+	spin_unlock_irqrestore(&cache_chain_lock, flags);
+	return found;
+}
+
+/* Objects held by callers keep a cache alive; objects in its array cache do not. */
+static void destroy_refuses_live_objects(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_live", 40, 0, 0, NULL, NULL);
+	void *a, *b;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	a = kmem_cache_alloc(c, GFP_KERNEL);
+	b = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, b);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), -1);	/* "test_live still has 2 objects" */
+	KTEST_EXPECT_TRUE(t, on_chain(c));
+	kmem_cache_free(c, a);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), -1);
+	KTEST_EXPECT_EQ(t, counts_of(c).held, 1UL);
+	kmem_cache_free(c, b);
+	KTEST_EXPECT_GT(t, cpu_cache(c)->avail, 0u);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	KTEST_EXPECT_FALSE(t, on_chain(c));
+}
+
+/* ---- accounting --------------------------------------------------------------------- */
+
+static void slabinfo_counts_match(struct ktest *t)
+{
+	static void *obj[50];
+	struct kmem_cache *c = kmem_cache_create("test_slabinfo", 100, 0, 0, NULL, NULL);
+	struct kmem_stats a, b;
+	struct slab_counts n;
+	unsigned long flags;
+	unsigned int i;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	local_irq_save(flags);
+	kmem_get_stats(&a);
+	for (i = 0; i < ARRAY_SIZE(obj); i++)
+		obj[i] = kmem_cache_alloc(c, GFP_ATOMIC);
+	for (i = 0; i < 20; i++)
+		kmem_cache_free(c, obj[i]);
+	kmem_get_stats(&b);
+	n = counts_of(c);
+	KTEST_EXPECT_EQ(t, n.held, 30UL);
+	KTEST_EXPECT_EQ(t, n.cached, (unsigned long)cpu_cache(c)->avail);
+	KTEST_EXPECT_EQ(t, n.active_objs, n.held + n.cached);
+	KTEST_EXPECT_EQ(t, n.num_objs, n.num_slabs * c->num);
+	KTEST_EXPECT_EQ(t, n.num_objs - n.active_objs, c->free_objects);
+	KTEST_EXPECT_EQ(t, n.num_slabs, DIV_ROUND_UP(n.active_objs, c->num));
+	KTEST_EXPECT_EQ(t, b.bytes_used - a.bytes_used, 30 * c->buffer_size);
+	KTEST_EXPECT_EQ(t, b.slab_pages - a.slab_pages, n.num_slabs << c->gfporder);
+	local_irq_restore(flags);
+	kmem_report();
+	for (i = 20; i < ARRAY_SIZE(obj); i++)
+		kmem_cache_free(c, obj[i]);
+	KTEST_EXPECT_EQ(t, counts_of(c).held, 0UL);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* ---- kmalloc ---------------------------------------------------------------------------- */
+
+static void kmalloc_size_classes(struct ktest *t)
+{
+	static const size_t asked[] = { 1, 32, 33, 90, 97, 150, 193, 1000, 4096, 131072 };
+	static const size_t got[] = { 32, 32, 64, 96, 128, 192, 256, 1024, 4096, 131072 };
+	unsigned long before = large_block_pages;
+	unsigned int i;
+	void *p;
+
+	for (i = 0; i < ARRAY_SIZE(asked); i++) {
+		p = kmalloc(asked[i], GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, p);
+		KTEST_EXPECT_EQ(t, ksize(p), got[i]);
+		KTEST_EXPECT_EQ(t, (uintptr_t)p % (got[i] & -got[i]), 0u);	/* natural */
+		KTEST_EXPECT_PTR_EQ(t, virt_to_page(p)->slab_cache, kmem_find_general_cachep(got[i]));
+		kfree(p);
+	}
+	for (i = 0; i < nr_malloc_sizes; i++) {
+		struct kmem_cache *c = malloc_sizes[i].cs_cachep;
+
+		if (!c)
+			continue;
+		KTEST_EXPECT_PTR_EQ(t, kmem_find_general_cachep(malloc_sizes[i].cs_size), c);
+		KTEST_EXPECT_STREQ(t, kmem_cache_name(c), malloc_sizes[i].cs_name);
+		if (i + 1 < nr_malloc_sizes)
+			KTEST_EXPECT_PTR_EQ(t, kmem_find_general_cachep(malloc_sizes[i].cs_size + 1),
+					    malloc_sizes[i + 1].cs_cachep);
+	}
+	p = kmalloc(90, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	KTEST_EXPECT_STREQ(t, kmem_cache_name(virt_to_page(p)->slab_cache), "size-96");
+	kfree(p);
+
+	p = kmalloc(131073, GFP_KERNEL);			/* past the largest class */
+	KTEST_ASSERT_NOT_NULL(t, p);
+	KTEST_EXPECT_TRUE(t, virt_to_page(p)->flags & PG_bigblock);
+	KTEST_EXPECT_FALSE(t, virt_to_page(p)->flags & PG_slab);
+	KTEST_EXPECT_EQ(t, ksize(p), PAGE_SIZE << get_order(131073));
+	KTEST_EXPECT_EQ(t, large_block_pages, before + (1UL << get_order(131073)));
+	kfree(p);
+	KTEST_EXPECT_FALSE(t, virt_to_page(p)->flags & PG_bigblock);
+	KTEST_EXPECT_EQ(t, large_block_pages, before);
+}
+
+/* Every page of a multi-page slab leads to the cache, the slab and the object. */
+static void owner_found_from_page(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_owner", 3 * PAGE_SIZE, 0, 0, NULL, NULL);
+	struct slab *slabp;
+	unsigned long i;
+	char *p;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	p = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	KTEST_ASSERT_GE(t, c->gfporder, 2u);
+	slabp = virt_to_page(p)->slab;
+	for (i = 0; i < (1UL << c->gfporder); i++) {
+		struct page *page = virt_to_page((char *)slab_start(slabp) + i * PAGE_SIZE);
+
+		KTEST_EXPECT_TRUE(t, page->flags & PG_slab);
+		KTEST_EXPECT_PTR_EQ(t, page->slab_cache, c);
+		KTEST_EXPECT_PTR_EQ(t, page->slab, slabp);
+	}
+	KTEST_EXPECT_PTR_EQ(t, index_to_obj(c, slabp, obj_to_index(c, slabp, p + 2 * PAGE_SIZE)), p);
+	KTEST_EXPECT_EQ(t, slab_bufctl(slabp)[obj_to_index(c, slabp, p)], BUFCTL_ACTIVE);
+	kmem_cache_free(c, p);
+	KTEST_EXPECT_EQ(t, slab_bufctl(slabp)[obj_to_index(c, slabp, p)], BUFCTL_CACHED);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* ---- bad frees ------------------------------------------------------------------------ */
+
+/* Each bad free is reported once and leaves the array cache, the counters
+ * and the object states as they were. */
+static void bad_frees_change_nothing(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_badfree", 100, 0, 0, NULL, NULL);
+	struct kmem_cache *other = kmem_cache_create("test_other", 100, 0, 0, NULL, NULL);
+	unsigned long flags, bad = kmem_bad_free_count, free_objects;
+	struct slab *slabp;
+	unsigned int avail;
+	char *a, *b;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_ASSERT_NOT_NULL(t, other);
+	local_irq_save(flags);
+	a = kmem_cache_alloc(c, GFP_ATOMIC);
+	b = kmem_cache_alloc(c, GFP_ATOMIC);
+	KTEST_ASSERT_NOT_NULL(t, b);
+	slabp = virt_to_page(a)->slab;
+	kmem_cache_free(c, a);
+	avail = cpu_cache(c)->avail;
+	free_objects = c->free_objects;
+
+	kmem_cache_free(c, a);				/* double free into the array cache */
+	kfree(a);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 2);
+	kmem_cache_free(c, b + 8);			/* the middle of an object */
+	kfree(b + c->buffer_size / 2);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 4);
+	kmem_cache_free(other, b);			/* another cache's object */
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 5);
+	kfree((char *)slabp->s_mem - 1);		/* the slab's descriptor */
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 6);
+	KTEST_EXPECT_EQ(t, cpu_cache(c)->avail, avail);
+	KTEST_EXPECT_EQ(t, c->free_objects, free_objects);
+	KTEST_EXPECT_EQ(t, slab_bufctl(slabp)[obj_to_index(c, slabp, b)], BUFCTL_ACTIVE);
+	KTEST_EXPECT_EQ(t, ksize(b + 8), 0u);
+	KTEST_EXPECT_EQ(t, ksize(a), 0u);
+
+	kmem_cache_shrink(c);				/* a back on its slab's free chain */
+	kmem_cache_free(c, a);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 7);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	kmem_cache_free(c, b);				/* still fine */
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 7);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(other), 0);
+}
+
+/* The validator sees each kind of damage (then everything is put back).
+ * Interrupts stay off: nothing may run on the damaged cache. */
+static void validator_finds_corruption(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_damage", 100, 0, 0, NULL, NULL);
+	struct array_cache *ac;
+	struct slab *slabp;
+	kmem_bufctl_t *state, idx, saved;
+	struct page *page;
+	unsigned long flags;
+	char *a, *b;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	local_irq_save(flags);
+	a = kmem_cache_alloc(c, GFP_ATOMIC);
+	b = kmem_cache_alloc(c, GFP_ATOMIC);
+	KTEST_ASSERT_NOT_NULL(t, b);
+	ac = cpu_cache(c);
+	page = virt_to_page(a);
+	slabp = page->slab;
+	state = &slab_bufctl(slabp)[obj_to_index(c, slabp, a)];
+	KTEST_ASSERT_EQ(t, kmem_validate(), 0);
+
+	*state = BUFCTL_CACHED;				/* held object looks cached */
+	KTEST_EXPECT_GT(t, kmem_validate(), 0);
+	*state = BUFCTL_ACTIVE;
+	kmem_cache_free(c, b);
+	ac->entry[ac->avail++] = b;			/* the same object twice */
+	KTEST_EXPECT_GT(t, kmem_validate(), 0);
+	ac->avail--;
+	kmem_cache_shrink(c);				/* objects back on the slab */
+	KTEST_ASSERT_NE(t, slabp->free, BUFCTL_END);	/* a free chain that loops */
+	idx = slabp->free;
+	saved = slab_bufctl(slabp)[idx];
+	slab_bufctl(slabp)[idx] = idx;
+	KTEST_EXPECT_GT(t, kmem_validate(), 0);
+	slab_bufctl(slabp)[idx] = saved;
+	c->free_objects++;				/* a counter */
+	KTEST_EXPECT_GT(t, kmem_validate(), 0);
+	c->free_objects--;
+	page->slab = NULL;				/* a page's back pointer */
+	KTEST_EXPECT_GT(t, kmem_validate(), 0);
+	page->slab = slabp;
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	kmem_cache_free(c, a);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+static const struct ktest_case slab_cases[] = {
+	KTEST_CASE(order_follows_waste_rule),
+	KTEST_CASE(descriptor_on_or_off_slab),
+	KTEST_CASE(colour_offsets_cycle),
+	KTEST_CASE(ctor_once_per_object),
+	KTEST_CASE(array_cache_sizes),
+	KTEST_CASE(array_cache_batches),
+	KTEST_CASE(reap_timer_gives_pages_back),
+	KTEST_CASE(shrink_gives_pages_back),
+	KTEST_CASE(destroy_refuses_live_objects),
+	KTEST_CASE(slabinfo_counts_match),
+	KTEST_CASE(kmalloc_size_classes),
+	KTEST_CASE(owner_found_from_page),
+	KTEST_CASE(bad_frees_change_nothing),
+	KTEST_CASE(validator_finds_corruption),
+	{}
+};
+
+static const struct ktest_suite slab_suite = {
+	.name = "slab",
+	.cases = slab_cases,
+	.exit = slab_exit,
+};
+KTEST_SUITE(slab_suite);
