@@ -79,7 +79,7 @@ menuconfig:
 olddefconfig oldconfig:
 	$(Q)$(DEPS) kconfig
 	$(Q)mkdir -p $(objtree)
-	$(Q)$(kconfig_env) $(KCONFIG_CONF) --$@ $(srctree)/Kconfig
+	$(Q)$(kconfig_env) $(KCONFIG_CONF) $(if $(Q),-s) --$@ $(srctree)/Kconfig
 
 savedefconfig:
 	$(Q)$(DEPS) kconfig
@@ -97,10 +97,15 @@ $(objtree)/.config:
 	@echo "  CONFIG  no $(objtree)/.config yet: using $(KBUILD_DEFCONFIG)"
 	$(Q)$(MAKE) -f $(srctree)/Makefile O=$(objtree) $(KBUILD_DEFCONFIG)
 
+# autoconf.h is replaced only when its contents change, so that re-running
+# a defconfig target does not rebuild everything.
 $(auto_conf): $(objtree)/.config $(KCONFIG_FILES)
 	$(Q)$(DEPS) kconfig
 	$(Q)mkdir -p $(objtree)/include/config $(objtree)/include/generated
-	$(Q)$(kconfig_env) $(KCONFIG_CONF) --silentoldconfig $(srctree)/Kconfig
+	$(Q)$(kconfig_env) KCONFIG_AUTOHEADER=include/generated/autoconf.h.new \
+		$(KCONFIG_CONF) --silentoldconfig $(srctree)/Kconfig
+	$(Q)cmp -s $(autoconf_h).new $(autoconf_h) && rm -f $(autoconf_h).new || \
+		mv -f $(autoconf_h).new $(autoconf_h)
 	$(Q)touch $@
 
 $(autoconf_h): $(auto_conf) ;
@@ -138,7 +143,9 @@ KBUILD_CFLAGS := -std=gnu11 -m32 -march=i686 $(opt) -g \
 KBUILD_AFLAGS := -m32 -D__ASSEMBLER__
 LDSCRIPT := $(srctree)/arch/x86/kernel/vmlinux.lds
 
-quiet_echo = $(if $(Q),@echo "  $(1)$(2)",@:)
+# "  CC  file" lines, unless V=1 (full commands instead) or make -s.
+silent := $(findstring s,$(firstword -$(filter-out --%,$(MAKEFLAGS))))
+quiet_echo = $(if $(Q),$(if $(silent),@:,@echo "  $(1)$(2)"),@:)
 
 $(objtree)/%.o: $(srctree)/%.c $(autoconf_h)
 	$(call quiet_echo,CC      ,$(patsubst $(objtree)/%,%,$@))
@@ -159,7 +166,7 @@ $(objtree)/vmlinux: $(objs) $(LDSCRIPT)
 	$(call quiet_echo,LD      ,vmlinux)
 	$(Q)$(LD) -m elf_i386 -nostdlib -T $(LDSCRIPT) -o $@ $(objs) $(LIBGCC)
 	$(Q)$(NM) -n $@ > $(objtree)/System.map
-	$(Q)cd $(objtree) && $(SIZE) vmlinux | sed 's/^/  /'
+	$(Q)$(if $(silent),:,cd $(objtree) && $(SIZE) vmlinux | sed 's/^/  /')
 
 -include $(objs:.o=.d)
 endif
@@ -219,13 +226,23 @@ script-test:
 	$(Q)$(DEPS) python
 	$(Q)$(PYTHON) $(srctree)/tests/scripts/run.py
 
-## sizes       size(1) of the SLAB and SLOB kernels and allocator objects, and the symbols
-##             that differ (scripts/bloat-o-meter)
+# The same, with the self-tests left out (build/<name>-notest): what a
+# user would ship, and what the 2005 figures compare.
+build_notest = $(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1)-notest $(1)_defconfig && \
+	kconfig-tweak --file $(BUILD)/$(1)-notest/.config --disable SELFTEST && \
+	$(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1)-notest olddefconfig && \
+	$(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1)-notest
+
+## sizes       size(1) of the SLAB and SLOB kernels (as the defconfigs build them, and
+##             without self-tests) and allocator objects, and the symbols that differ
 sizes:
 	$(Q)$(DEPS) build python
 	$(Q)$(call build_defconfig,slab)
 	$(Q)$(call build_defconfig,slob)
-	$(Q)$(PYTHON) $(srctree)/scripts/sizes $(BUILD)/slab $(BUILD)/slob
+	$(Q)$(call build_notest,slab)
+	$(Q)$(call build_notest,slob)
+	$(Q)$(PYTHON) $(srctree)/scripts/sizes $(BUILD)/slab $(BUILD)/slob \
+		$(BUILD)/slab-notest $(BUILD)/slob-notest
 
 ## compare     boot both kernels in QEMU (MEM=32), replay TRACE in each, print the two
 ##             side by side and plot their footprint (build/compare/footprint.png)
