@@ -38,6 +38,17 @@ static int poweroff_setup(const char *val)
 kernel_param("poweroff", poweroff_setup,
 	     "end the run after the boot actions instead of starting the console");
 
+static int console_requested;
+
+static int console_setup(const char *val)
+{
+	(void)val;
+	console_requested = 1;
+	return 0;
+}
+kernel_param("console", console_setup,
+	     "start the console after the boot actions, even after selftest or poweroff");
+
 static int mem_setup(const char *val)
 {
 	unsigned long limit;
@@ -129,7 +140,7 @@ void start_kernel(unsigned long magic, void *multiboot_info)
 	show_buddyinfo();
 
 	failed = run_boot_actions();
-	if (exit_when_done)
+	if (exit_when_done && !console_requested)
 		arch_exit(failed ? EXIT_FAIL : EXIT_PASS);
 	console_run();
 }

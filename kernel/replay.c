@@ -214,7 +214,8 @@ static void do_free(struct replay_state *rs, u32 n, struct slot *s)
 
 	if (memchr_inv(s->ptr, s->pattern, s->size))
 		note_corruption(rs, n, "object contents changed while it was allocated", s->ptr);
-	measure_begin(MEASURE_FREE);
+	if (traced)
+		measure_begin(MEASURE_FREE);
 	t0 = get_cycles();
 	if (s->cache == NO_CACHE)
 		kfree(s->ptr);
@@ -223,8 +224,8 @@ static void do_free(struct replay_state *rs, u32 n, struct slot *s)
 	if (traced) {
 		rs->res->frees++;
 		rs->res->free_cycles += get_cycles() - t0;
+		measure_end(MEASURE_FREE);
 	}
-	measure_end(MEASURE_FREE);
 	rs->live_bytes -= s->size;
 	rs->live_objects--;
 	s->ptr = NULL;

@@ -128,7 +128,7 @@ def iso_case(hotkey, alloc):
     def case():
         problems = []
         with QemuConsole(["--iso", os.path.join(BUILD, "tinyslab.iso")], timeout=60) as q:
-            q.expect(r"SLOB allocator: self-tests")            # the menu, on the serial line
+            q.expect(r"SLOB allocator: self-tests, then power off")   # the menu, on serial
             q.send(hotkey)
             q.expect(r"tinyslab .*\(i386, %s allocator" % alloc.upper())
             q.expect(r"selftest: (PASS|FAIL)", timeout=180)
