@@ -53,16 +53,6 @@ void *memchr(const void *s, int c, size_t n)
 	return NULL;
 }
 
-void *memchr_inv(const void *s, int c, size_t n)
-{
-	const unsigned char *p = s;
-
-	for (; n; n--, p++)
-		if (*p != (unsigned char)c)
-			return (void *)p;
-	return NULL;
-}
-
 size_t strlen(const char *s)
 {
 	const char *p = s;

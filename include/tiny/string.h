@@ -24,7 +24,17 @@ size_t strscpy(char *dst, const char *src, size_t size);
 /* Parses an unsigned number in base 10 or, with 0x, 16; *end gets the first
  * unparsed character.  Saturates at ULONG_MAX. */
 unsigned long simple_strtoul(const char *s, char **end, unsigned int base);
-/* Returns the first byte in s[0..n) that differs from c, or NULL. */
-void *memchr_inv(const void *s, int c, size_t n);
+
+/* Returns the first byte in s[0..n) that differs from c, or NULL.  Inline:
+ * the kernel and the host build both use it, and no C library has it. */
+static inline void *memchr_inv(const void *s, int c, size_t n)
+{
+	const unsigned char *p = s;
+
+	for (; n; n--, p++)
+		if (*p != (unsigned char)c)
+			return (void *)p;
+	return NULL;
+}
 
 #endif /* TINY_STRING_H */

@@ -177,16 +177,6 @@ void __bug(const char *file, int line, const char *cond)
 	panic("BUG");
 }
 
-void *memchr_inv(const void *s, int c, size_t n)
-{
-	const unsigned char *p = s;
-
-	for (; n; n--, p++)
-		if (*p != (unsigned char)c)
-			return (void *)p;
-	return NULL;
-}
-
 /* ---- memory --------------------------------------------------------------- */
 
 /* Maps size bytes of host memory at an address aligned like physical

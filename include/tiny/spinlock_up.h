@@ -1,0 +1,20 @@
+/* spinlock_up.h - the raw lock of a uniprocessor build: empty.
+ *
+ * With one CPU and no preemption, disabling interrupts is all the mutual
+ * exclusion needed, so the raw lock holds nothing.  An SMP port replaces
+ * these four hooks (in its <arch/spinlock.h>) with an atomic exchange loop
+ * on a lock word.  Both the i386 kernel and the single-threaded host
+ * harness use this.
+ */
+#ifndef TINY_SPINLOCK_UP_H
+#define TINY_SPINLOCK_UP_H
+
+typedef struct { } arch_spinlock_t;
+
+#define __ARCH_SPIN_LOCK_UNLOCKED	{ }
+
+static inline void arch_spin_lock_init(arch_spinlock_t *lock) { (void)lock; }
+static inline void arch_spin_lock(arch_spinlock_t *lock) { (void)lock; }
+static inline void arch_spin_unlock(arch_spinlock_t *lock) { (void)lock; }
+
+#endif /* TINY_SPINLOCK_UP_H */
