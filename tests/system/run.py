@@ -245,6 +245,27 @@ def agreement_case(alloc):
     return case
 
 
+# ---- the comparison tool ---------------------------------------------------------------
+
+def compare_tool():
+    small_trace()
+    out = work("compare")
+    r = subprocess.run([PY, os.path.join(ROOT, "scripts/compare"), "--trace", work("small.ftrace"),
+                        "--build", BUILD, "--out", out], capture_output=True, text=True)
+    problems = []
+    if r.returncode != 0:
+        problems.append(f"exit status {r.returncode}")
+    expect_in(r.stdout, problems, "After boot (kB), as in the 2005 table:", "MemTotal:",
+              "Slab at that peak", "overhead (held - live) / live", "slabinfo - version: 2.1",
+              "Footprint plot:")
+    png = os.path.join(out, "footprint.png")
+    if not os.path.exists(png) or os.path.getsize(png) < 2000:
+        problems.append("no footprint plot")
+    elif open(png, "rb").read(8) != b"\x89PNG\r\n\x1a\n":
+        problems.append("footprint.png is not a PNG")
+    return problems, r.stdout + r.stderr
+
+
 CASES = [
     console_case("slab"),
     console_case("slob"),
@@ -258,6 +279,7 @@ CASES = [
     replay_too_small,
     agreement_case("slab"),
     agreement_case("slob"),
+    compare_tool,
 ]
 
 
