@@ -7,12 +7,14 @@
 #include <tiny/kernel.h>
 #include <tiny/irqflags.h>
 #include <tiny/ktest.h>
+#include <tiny/memcheck.h>
 #include <tiny/mm.h>
 #include <tiny/random.h>
 #include <tiny/string.h>
 #include <tiny/timer.h>
 
 extern unsigned long page_bad_free_count;
+extern unsigned long page_poison_errors;
 
 /* Fills a block with a pattern that depends on its address and a tag. */
 static void fill_block(void *addr, unsigned int order, u32 tag)
@@ -344,6 +346,39 @@ static void bad_frees_are_reported(struct ktest *t)
 	KTEST_EXPECT_EQ(t, nr_free_pages(), before);
 }
 
+/*
+ * CONFIG_PAGE_POISONING: a write to a freed page is found when the page is
+ * handed out again.  The test scribbles on a page it freed (telling a host
+ * memory checker that it does so on purpose), then takes pages until it
+ * gets that one back.
+ */
+static void poison_catches_write_after_free(struct ktest *t)
+{
+	unsigned long errors = page_poison_errors, flags, p, q;
+	void **chain = NULL;
+
+	if (!IS_ENABLED(CONFIG_PAGE_POISONING)) {
+		ktest_skip(t, "CONFIG_PAGE_POISONING is off");
+		return;
+	}
+	local_irq_save(flags);
+	p = __get_free_page(GFP_KERNEL);
+	KTEST_ASSERT_NE(t, p, 0UL);
+	free_page(p);
+	kmem_mark_internal((void *)p, PAGE_SIZE);
+	((volatile char *)p)[100] = 0x42;		/* the bug */
+	while ((q = __get_free_page(GFP_ATOMIC | __GFP_NOWARN)) != 0 && q != p) {
+		*(void **)q = chain;
+		chain = (void **)q;
+	}
+	KTEST_EXPECT_EQ(t, q, p);
+	KTEST_EXPECT_EQ(t, page_poison_errors, errors + 1);
+	if (q)
+		free_page(q);
+	free_chain(chain);
+	local_irq_restore(flags);
+}
+
 static const struct ktest_case buddy_cases[] = {
 	KTEST_CASE(order_helpers),
 	KTEST_CASE(counters_add_up),
@@ -355,6 +390,7 @@ static const struct ktest_case buddy_cases[] = {
 	KTEST_CASE(random_stress),
 	KTEST_CASE(alloc_from_timer_interrupt),
 	KTEST_CASE(bad_frees_are_reported),
+	KTEST_CASE(poison_catches_write_after_free),
 	{}
 };
 
