@@ -96,9 +96,21 @@ static void apply_mem_limit(void)
 	pr_info("mem=%luK: using RAM below %#lx only\n", limit >> 10, limit);
 }
 
+/* Lists what is kept out of the page allocator, so that the boot log
+ * accounts for every page of RAM. */
+static void show_reserved(void)
+{
+	int i;
+
+	for (i = 0; i < boot_info.nr_reserved; i++)
+		pr_info("reserved: [mem %#010lx-%#010lx] %s\n", boot_info.reserved[i].start,
+			boot_info.reserved[i].end - 1, boot_info.reserved_what[i]);
+}
+
 static void mem_init(void)
 {
 	apply_mem_limit();
+	show_reserved();
 	if (page_alloc_init(boot_info.ram, boot_info.nr_ram,
 			    boot_info.reserved, boot_info.nr_reserved))
 		panic("mm: no usable memory");

@@ -6,6 +6,7 @@
  */
 #include <tiny/kernel.h>
 #include <tiny/string.h>
+#include <tiny/boot.h>
 #include <tiny/cmdline.h>
 
 extern const struct kernel_param __start_kernel_params[], __stop_kernel_params[];
@@ -61,7 +62,7 @@ static int apply_word(char *word, int first)
 }
 
 /* Parameters keep pointers into this copy, so it lives as long as the kernel. */
-static char cmdline_copy[512];
+static char cmdline_copy[BOOT_CMDLINE_SIZE];
 
 void parse_cmdline(const char *cmdline)
 {

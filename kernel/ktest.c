@@ -88,31 +88,46 @@ void ktest_skip(struct ktest *t, const char *fmt, ...)
 	t->status = KTEST_SKIP;
 }
 
-/* Does the filter select this suite (case NULL) or this case of it? */
+/*
+ * The filter is a comma-separated list of "suite" or "suite.case" items.
+ * next_item() takes the next item off *p, giving its suite part (*sl
+ * characters at *item) and its case part (*case_name, *cl characters;
+ * none if *cl is 0).  Returns 0 when the list is exhausted.
+ */
+static int next_item(const char **p, const char **item, size_t *sl,
+		     const char **case_name, size_t *cl)
+{
+	size_t len = 0;
+
+	if (!*p || !**p)
+		return 0;
+	*item = *p;
+	while ((*p)[len] && (*p)[len] != ',')
+		len++;
+	for (*sl = 0; *sl < len && (*item)[*sl] != '.'; (*sl)++)
+		;
+	*case_name = *item + *sl + (*sl < len);
+	*cl = len - *sl - (*sl < len);
+	*p += len + ((*p)[len] == ',');
+	return 1;
+}
+
+static int name_is(const char *name, const char *s, size_t len)
+{
+	return strlen(name) == len && !strncmp(name, s, len);
+}
+
+/* Does the filter select this suite (tcase NULL) or this case of it? */
 static int selected(const char *filter, const char *suite, const char *tcase)
 {
-	size_t slen = strlen(suite);
-	const char *p = filter;
+	const char *p = filter, *item, *cname;
+	size_t sl, cl;
 
 	if (!filter || !*filter)
 		return 1;
-	while (*p) {
-		size_t len = 0;
-
-		while (p[len] && p[len] != ',')
-			len++;
-		if (len == slen && !strncmp(p, suite, slen))
+	while (next_item(&p, &item, &sl, &cname, &cl))
+		if (name_is(suite, item, sl) && (!cl || !tcase || name_is(tcase, cname, cl)))
 			return 1;
-		if (len > slen && p[slen] == '.' && !strncmp(p, suite, slen)) {
-			if (!tcase)
-				return 1;
-			if (len - slen - 1 == strlen(tcase) && !strncmp(p + slen + 1, tcase, len - slen - 1))
-				return 1;
-		}
-		p += len;
-		if (*p == ',')
-			p++;
-	}
 	return 0;
 }
 
@@ -181,32 +196,42 @@ static enum ktest_status run_suite(const struct ktest_suite *s, const char *filt
 	return passes ? KTEST_PASS : KTEST_SKIP;
 }
 
-/* Checks that every suite named in the filter exists. */
-static int filter_valid(const char *filter)
+/* The suite named by the first sl characters of name, or NULL. */
+static const struct ktest_suite *find_suite(const char *name, size_t sl)
 {
 	const struct ktest_suite *const *sp;
-	const char *p = filter;
 
-	while (p && *p) {
-		size_t len = 0, nlen = 0;
-		int found = 0;
+	for (sp = __start_ktest_suites; sp < __stop_ktest_suites; sp++)
+		if (name_is((*sp)->name, name, sl))
+			return *sp;
+	return NULL;
+}
 
-		while (p[len] && p[len] != ',')
-			len++;
-		while (nlen < len && p[nlen] != '.')
-			nlen++;
-		for (sp = __start_ktest_suites; sp < __stop_ktest_suites; sp++)
-			if (strlen((*sp)->name) == nlen && !strncmp((*sp)->name, p, nlen))
-				found = 1;
-		if (!found) {
-			printk(KERN_ERR "selftest: no suite named \"%.*s\" (see the list below)\n",
-			       (int)nlen, p);
-			ktest_list();
-			return 0;
-		}
-		p += len;
-		if (*p == ',')
-			p++;
+static int has_case(const struct ktest_suite *s, const char *name, size_t cl)
+{
+	const struct ktest_case *c;
+
+	for (c = s->cases; c->name; c++)
+		if (name_is(c->name, name, cl))
+			return 1;
+	return 0;
+}
+
+/* Checks that every suite and case named in the filter exists. */
+static int filter_valid(const char *filter)
+{
+	const char *p = filter, *item, *cname;
+	const struct ktest_suite *s;
+	size_t sl, cl;
+
+	while (next_item(&p, &item, &sl, &cname, &cl)) {
+		s = find_suite(item, sl);
+		if (s && (!cl || has_case(s, cname, cl)))
+			continue;
+		printk(KERN_ERR "selftest: no %s named \"%.*s\" (see the list below)\n",
+		       s ? "case" : "suite", (int)(sl + (cl ? cl + 1 : 0)), item);
+		ktest_list();
+		return 0;
 	}
 	return 1;
 }

@@ -10,8 +10,6 @@
 #include <tiny/irqflags.h>
 #include <tiny/init.h>
 
-extern int oops_in_progress;
-unsigned long warn_count;
 
 void panic(const char *fmt, ...)
 {
@@ -32,7 +30,6 @@ void panic(const char *fmt, ...)
 
 void __warn(const char *file, int line, const char *cond)
 {
-	warn_count++;
 	printk(KERN_WARNING "WARNING: at %s:%d: %s\n", file, line, cond);
 }
 

@@ -20,22 +20,6 @@ static DEFINE_SPINLOCK(printk_lock);	/* protects printk_buf and line_open */
 static char printk_buf[1024];
 static int line_open;		/* the last message did not end with a newline */
 
-/* Splits off a KERN_<LEVEL> marker; returns the level, or -1 for KERN_CONT. */
-static int message_level(const char **text)
-{
-	const char *s = *text;
-	int level = LOGLEVEL_DEFAULT;
-
-	if (s[0] == KERN_SOH[0] && s[1]) {
-		if (s[1] == 'c')
-			level = -1;
-		else if (s[1] >= '0' && s[1] <= '7')
-			level = s[1] - '0';
-		*text = s + 2;
-	}
-	return level;
-}
-
 static void emit_timestamp(void)
 {
 	unsigned long j = jiffies;
@@ -51,7 +35,7 @@ static void emit(const char *text, int level)
 	size_t len = strlen(text);
 	static int last_level = LOGLEVEL_DEFAULT;
 
-	if (level < 0)
+	if (level == LOGLEVEL_CONT)
 		level = line_open ? last_level : LOGLEVEL_DEFAULT;
 	else if (line_open)
 		arch_console_write("\n", 1);	/* a new message ends an open line */
@@ -72,7 +56,7 @@ int vprintk(const char *fmt, va_list args)
 	local_irq_save(flags);
 	if (!oops_in_progress)
 		spin_lock(&printk_lock);
-	level = message_level(&fmt);
+	level = printk_level(&fmt);
 	n = vsnprintf(printk_buf, sizeof(printk_buf), fmt, args);
 	emit(printk_buf, level);
 	if (!oops_in_progress)

@@ -462,8 +462,7 @@ int page_alloc_init(const struct mem_region *ram, int nr_ram,
 	init_mem_map();
 	free_usable_pages(&bm);
 	reserve_pages = clamp_reserve(managed_pages / 256);
-	pr_info("Memory: %luK/%luK available (%luK reserved: kernel, boot data, first MiB, "
-		"%luK mem_map at %#lx)\n",
+	pr_info("Memory: %luK/%luK available (%luK reserved, of which %luK mem_map at %#lx)\n",
 		managed_pages << (PAGE_SHIFT - 10),
 		(managed_pages + reserved_ram_pages) << (PAGE_SHIFT - 10),
 		reserved_ram_pages << (PAGE_SHIFT - 10), map_pages << (PAGE_SHIFT - 10),

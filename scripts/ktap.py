@@ -17,10 +17,13 @@ when the run passed, 1 when it failed, 2 on a usage error.
 scripts/test-all to add up.
 """
 import argparse
+import os
 import re
 import sys
 
-TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\] ")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from serial_log import strip as strip_log  # noqa: E402
+
 RESULT = re.compile(r"^(ok|not ok) (\d+) (\S+)(?: # (SKIP)(?: (.*))?)?$")
 PLAN = re.compile(r"^1\.\.(\d+)$")
 FATAL = [
@@ -50,8 +53,7 @@ class Report:
 
 
 def strip(line):
-    line = line.rstrip("\r\n")
-    return TIMESTAMP.sub("", line, count=1)
+    return strip_log(line.rstrip("\r\n"))
 
 
 def parse(lines):

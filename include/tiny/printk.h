@@ -21,8 +21,25 @@
 #define KERN_CONT	KERN_SOH "c"	/* continues the previous line */
 
 #define LOGLEVEL_DEFAULT	6	/* level of a message without marker */
+#define LOGLEVEL_CONT		(-1)	/* KERN_CONT: the level of the line it continues */
 
 extern int console_loglevel;
+/* Set by panic(): printk then ignores its lock, so the report gets out. */
+extern int oops_in_progress;
+
+/* Splits the KERN_<LEVEL> marker off *text; returns its level,
+ * LOGLEVEL_CONT, or LOGLEVEL_DEFAULT for a message without one. */
+static inline int printk_level(const char **text)
+{
+	const char *s = *text;
+
+	if (s[0] != KERN_SOH[0] || !s[1])
+		return LOGLEVEL_DEFAULT;
+	*text = s + 2;
+	if (s[1] == 'c')
+		return LOGLEVEL_CONT;
+	return s[1] >= '0' && s[1] <= '7' ? s[1] - '0' : LOGLEVEL_DEFAULT;
+}
 
 /* Formats and logs a message; callable from any context.  Returns bytes formatted. */
 __printf(1, 2) int printk(const char *fmt, ...);

@@ -124,13 +124,8 @@ void ktest_wait_ticks(unsigned long ticks)
 int vprintk(const char *fmt, va_list args)
 {
 	unsigned long flags;
-	int level = LOGLEVEL_DEFAULT, n;
+	int level = printk_level(&fmt), n;
 
-	if (fmt[0] == KERN_SOH[0] && fmt[1]) {
-		if (fmt[1] >= '0' && fmt[1] <= '7')
-			level = fmt[1] - '0';
-		fmt += 2;
-	}
 	flags = arch_local_irq_save();	/* no tick may print in the middle */
 	if (level <= console_loglevel) {
 		n = vprintf(fmt, args);

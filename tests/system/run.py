@@ -24,11 +24,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from qemu_console import QemuConsole, EXIT_PASS  # noqa: E402
+from serial_log import FOOTPRINT_LINES, footprint, layout, read_log, strip  # noqa: E402
 
 PY = "/usr/bin/python3"
 TRACE = os.path.join(ROOT, "..", "shared", "traces", "linux-6.1-boot-files.ftrace.gz")
 BUILD = os.path.join(ROOT, "build")
-STAMP = re.compile(r"^\[\s*\d+\.\d+\] ", re.M)
 
 
 def kernel(alloc):
@@ -70,8 +70,7 @@ def qemu_run(log, *args, mem=32, timeout=120):
     r = subprocess.run([os.path.join(ROOT, "scripts/qemu-run"), "--quiet", "--mem", str(mem),
                         "--timeout", str(timeout), "--log", log] + list(args),
                        capture_output=True, text=True)
-    with open(log, errors="replace") as f:
-        return r.returncode, STAMP.sub("", f.read().replace("\r", ""))
+    return r.returncode, read_log(log)
 
 
 def expect_in(text, problems, *needles):
@@ -92,7 +91,7 @@ def console_case(alloc):
 
             def cmd(line, *needles):
                 q.send(line + "\r")
-                out = STAMP.sub("", q.expect(r"tinyslab> ", timeout=120))
+                out = strip(q.expect(r"tinyslab> ", timeout=120))
                 for n in needles:
                     if n not in out:
                         problems.append(f"{line!r}: output lacks {n!r}")
@@ -212,10 +211,6 @@ def mem_limit_and_unknown_parameter():
 
 # ---- the host benchmark reproduces the kernel replay ------------------------------------------
 
-FOOTPRINT = re.compile(r"^replay: (ops|peak live|Slab at the peak|overhead|MemFree|Slab after|"
-                       r"allocation failures).*$", re.M)
-
-
 def agreement_case(alloc):
     def case():
         trace, stats = full_trace()
@@ -225,17 +220,16 @@ def agreement_case(alloc):
         problems = []
         if status != 0:
             problems.append(f"kernel replay: qemu-run status {status}")
-        m = re.search(r"^replay-layout: (.*)$", ktext, re.M)
-        if not m:
+        mem_layout = layout(ktext)
+        if not mem_layout:
             return problems + ["no replay-layout line"], ktext
         bench = os.path.join(BUILD, "host", alloc, "bench")
-        r = subprocess.run([bench, "--layout", m.group(1).strip(), trace],
+        r = subprocess.run([bench, "--layout", mem_layout, trace],
                            capture_output=True, text=True)
-        klines = [mm.group(0) for mm in FOOTPRINT.finditer(ktext)]
-        hlines = [mm.group(0) for mm in FOOTPRINT.finditer(r.stdout)]
+        klines, hlines = footprint(ktext), footprint(r.stdout)
         if r.returncode != 0:
             problems.append(f"host bench exit status {r.returncode}")
-        if len(klines) != 7 or klines != hlines:
+        if len(klines) != FOOTPRINT_LINES or klines != hlines:
             problems.append("the host figures differ from the kernel's")
         peak = re.search(r"peak live (\d+) bytes", ktext)
         if not peak or int(peak.group(1)) != stats["peak_live_bytes"]:

@@ -19,7 +19,6 @@
 
 static void (*irq_handlers[NR_IRQS])(struct pt_regs *regs);
 static int irq_depth;
-static unsigned long spurious_irqs;
 
 int in_interrupt(void)
 {
@@ -76,7 +75,6 @@ static int spurious(unsigned int irq)
 		return 0;
 	if (irq == 15)
 		outb(PIC_EOI, PIC1_CMD);	/* the master did see the cascade */
-	spurious_irqs++;
 	return 1;
 }
 

@@ -22,6 +22,8 @@ void boot_reserve(unsigned long start, unsigned long end, const char *what)
 {
 	int n = boot_info.nr_reserved;
 
+	if (start >= end)
+		return;		/* nothing to keep (an empty module list, say) */
 	if (n == BOOT_MAX_REGIONS)
 		panic("boot: too many reserved ranges (%s)", what);
 	boot_info.reserved[n].start = start & PAGE_MASK;
