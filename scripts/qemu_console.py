@@ -5,19 +5,74 @@
         q.send("meminfo\\r")
         out = q.expect(r"tinyslab> ")      # text up to and including the match
 
-Starts qemu-system-i386 headless with the serial line on a pipe (and the
-isa-debug-exit device, so "halt" or a finished self-test ends it), keeps
+Builds the QEMU command line exactly as scripts/qemu-run does (the two
+share qemu_arguments() and qemu_command() below), starts it headless with
+the serial line on a pipe (and the isa-debug-exit device, so "halt" or a
+finished self-test ends it), keeps
 everything the machine printed in .log, and raises Timeout with the last
 lines of output when an expected pattern does not come.
 """
+import argparse
 import os
 import re
 import select
 import subprocess
+import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-EXIT_PASS, EXIT_FAIL = 33, 35
+# QEMU exit statuses: the kernel writes 0x10 (pass) or 0x11 (fail) to the
+# isa-debug-exit device, which exits with (value << 1) | 1.
+EXIT_PASS, EXIT_FAIL = (0x10 << 1) | 1, (0x11 << 1) | 1
+
+
+def qemu_arguments(description=None):
+    """The options of scripts/qemu-run, which QemuConsole takes too."""
+    p = argparse.ArgumentParser(description=description)
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument("--kernel", help="Multiboot ELF kernel (booted by QEMU itself)")
+    what.add_argument("--iso", help="bootable ISO image (booted by GRUB)")
+    p.add_argument("--append", default="", help="kernel command line (with --kernel)")
+    p.add_argument("--initrd", action="append", default=[],
+                   help="file to pass as a Multiboot module (repeatable)")
+    p.add_argument("--mem", type=int, default=int(os.environ.get("MEM", 32)),
+                   help="RAM in MiB (default 32, or $MEM)")
+    p.add_argument("--timeout", type=int, default=300, help="seconds before giving up")
+    p.add_argument("--log", help="also write the serial output here")
+    p.add_argument("--quiet", action="store_true", help="do not echo the serial output")
+    p.add_argument("--interactive", action="store_true", help="run on this terminal")
+    p.add_argument("--kvm", action="store_true", default=os.environ.get("KVM") == "1",
+                   help="use KVM (default: TCG; also KVM=1)")
+    p.add_argument("--icount", action="store_true", help="deterministic instruction counting")
+    return p
+
+
+def qemu_command(args):
+    """The qemu-system-i386 command line for parsed qemu_arguments()."""
+    cmd = ["qemu-system-i386", "-m", f"{args.mem}M", "-no-reboot",
+           "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04", "-net", "none"]
+    if args.kvm:
+        if os.access("/dev/kvm", os.R_OK | os.W_OK):
+            cmd += ["-accel", "kvm", "-cpu", "host"]
+        else:
+            print("qemu-run: /dev/kvm is not usable; using TCG", file=sys.stderr)
+    if args.icount:
+        # Instruction counting: virtual time, timer interrupts and the TSC
+        # follow the instructions executed, so a run repeats exactly.
+        cmd += ["-icount", "shift=4,sleep=off"]
+    if args.iso:
+        cmd += ["-cdrom", args.iso, "-boot", "d"]
+    else:
+        cmd += ["-kernel", args.kernel]
+        if args.append:
+            cmd += ["-append", args.append]
+        if args.initrd:
+            cmd += ["-initrd", ",".join(args.initrd)]
+    if args.interactive:
+        cmd += ["-nographic"]
+    else:
+        cmd += ["-display", "none", "-serial", "stdio", "-monitor", "none"]
+    return cmd
 
 
 class Timeout(Exception):
@@ -26,23 +81,8 @@ class Timeout(Exception):
 
 class QemuConsole:
     def __init__(self, boot_args, mem=32, timeout=60):
-        """boot_args: ["--kernel", PATH, "--append", ARGS, "--initrd", FILE] or ["--iso", PATH]."""
-        cmd = ["qemu-system-i386", "-m", f"{mem}M", "-no-reboot", "-net", "none",
-               "-display", "none", "-serial", "stdio", "-monitor", "none",
-               "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
-        args = list(boot_args)
-        while args:
-            opt, val = args.pop(0), args.pop(0)
-            if opt == "--kernel":
-                cmd += ["-kernel", val]
-            elif opt == "--append":
-                cmd += ["-append", val]
-            elif opt == "--initrd":
-                cmd += ["-initrd", val]
-            elif opt == "--iso":
-                cmd += ["-cdrom", val, "-boot", "d"]
-            else:
-                raise ValueError(opt)
+        """boot_args: qemu-run options, e.g. ["--kernel", PATH, "--append", ARGS]."""
+        cmd = qemu_command(qemu_arguments().parse_args(list(boot_args) + ["--mem", str(mem)]))
         self.timeout = timeout
         self.log = ""
         self.pos = 0
