@@ -150,12 +150,12 @@ quiet_echo = $(if $(Q),$(if $(silent),@:,@echo "  $(1)$(2)"),@:)
 $(objtree)/%.o: $(srctree)/%.c $(autoconf_h)
 	$(call quiet_echo,CC      ,$(patsubst $(objtree)/%,%,$@))
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_CFLAGS) -MD -MP -c -o $@ $<
 
 $(objtree)/%.o: $(srctree)/%.S $(autoconf_h)
 	$(call quiet_echo,AS      ,$(patsubst $(objtree)/%,%,$@))
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_AFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(KBUILD_CPPFLAGS) $(KBUILD_AFLAGS) -MD -MP -c -o $@ $<
 
 vmlinux: $(objtree)/vmlinux
 
@@ -164,7 +164,7 @@ prepare: $(autoconf_h)
 
 $(objtree)/vmlinux: $(objs) $(LDSCRIPT)
 	$(call quiet_echo,LD      ,vmlinux)
-	$(Q)$(LD) -m elf_i386 -nostdlib -T $(LDSCRIPT) -o $@ $(objs) $(LIBGCC)
+	$(Q)$(LD) -m elf_i386 -nostdlib -T $(LDSCRIPT) -Map=$(objtree)/vmlinux.map -o $@ $(objs) $(LIBGCC)
 	$(Q)$(NM) -n $@ > $(objtree)/System.map
 	$(Q)$(if $(silent),:,cd $(objtree) && $(SIZE) vmlinux | sed 's/^/  /')
 
@@ -178,7 +178,7 @@ endif
 # defconfigs in build/<name>/, the host programs in build/host/.
 
 BUILD := $(srctree)/build
-TRACE ?= $(srctree)/../shared/traces/linux-6.1-boot-files.ftrace.gz
+TRACE ?= $(srctree)/tests/traces/linux-6.1-boot-files.ftrace.gz
 FUZZ_TIME ?= 60
 export MEM QEMU_TIMEOUT TRACE FUZZ_TIME V
 
@@ -210,10 +210,11 @@ qemu: vmlinux-for-qemu
 vmlinux-for-qemu:
 	$(Q)$(MAKE) -f $(srctree)/Makefile O=$(objtree) all
 
-## test        build every defconfig, boot each with "selftest", run the host tests, the
-##             fuzz corpus and the script tests; ends with "N passed, N failed"
+## test        install every package (scripts/install-deps all), build every defconfig,
+##             boot each with "selftest", run the host tests, the fuzz corpus, the system
+##             and script tests and check-deps; ends with "N passed, N failed"
 test:
-	$(Q)$(DEPS) build qemu python iso host
+	$(Q)$(DEPS) all
 	$(Q)$(srctree)/scripts/test-all
 
 ## host-test   only the host-side tests of mm/ (ASan, UBSan, valgrind, corpus replay)
@@ -269,14 +270,17 @@ fuzz:
 	$(Q)$(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slob fuzzer
 	$(Q)$(srctree)/scripts/fuzz $(FUZZ_TIME) slab slob
 
+## check-deps check that every system header, library and tool the builds under build/
+##             used comes from a package that scripts/install-deps installs (make test runs it)
 check-deps:
-	$(Q)$(DEPS) all
+	$(Q)$(DEPS) python
+	$(Q)$(PYTHON) $(srctree)/scripts/check-deps
 
 ## clean       remove the objects of this build ($(O), or the source tree)
 clean:
 	$(Q)find $(objtree) \( -path $(srctree)/.git -o -path $(srctree)/build \) -prune -o \
 		\( -name '*.o' -o -name '*.d' \) -type f -print | xargs rm -f
-	$(Q)rm -f $(objtree)/vmlinux $(objtree)/System.map
+	$(Q)rm -f $(objtree)/vmlinux $(objtree)/System.map $(objtree)/vmlinux.map
 
 ## distclean   also remove build/ and every configuration
 distclean: clean

@@ -18,7 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PY = "/usr/bin/python3"
 SCRIPT = os.path.join(ROOT, "scripts", "trace2replay")
-SHIPPED = os.path.join(ROOT, "..", "shared", "traces", "linux-6.1-boot-files.ftrace.gz")
+SHIPPED = os.path.join(ROOT, "tests", "traces", "linux-6.1-boot-files.ftrace.gz")
 
 HEADER_KEYS = ("magic", "version", "nr_caches", "nr_ops", "nr_slots", "nr_allocs",
                "nr_frees", "duration_us")
@@ -568,7 +568,7 @@ def shipped_trace():
                    h["nr_frees"] - s["implicit_frees"] + s["frees_skipped"],
                    counts["kfree"] + counts["kmem_cache_free"])
             expect_stats(problems, s, events=112720, other_events=0, **counts)
-            # shared/README.md: 13,711,692 bytes at the peak, by each object's bytes_req
+            # tests/traces/README.md: 13,711,692 bytes at the peak, by each object's bytes_req
             expect_stats(problems, s, peak_live_bytes_req=13711692)
             if s.get("peak_live_bytes", 0) < s.get("peak_live_bytes_req", 0):
                 problems.append("the replay's peak is below the trace's")

@@ -27,7 +27,7 @@ from qemu_console import QemuConsole, EXIT_PASS  # noqa: E402
 from serial_log import FOOTPRINT_LINES, footprint, layout, read_log, strip  # noqa: E402
 
 PY = "/usr/bin/python3"
-TRACE = os.path.join(ROOT, "..", "shared", "traces", "linux-6.1-boot-files.ftrace.gz")
+TRACE = os.path.join(ROOT, "tests", "traces", "linux-6.1-boot-files.ftrace.gz")
 BUILD = os.path.join(ROOT, "build")
 
 
