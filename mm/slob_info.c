@@ -38,8 +38,9 @@ void kmem_report(void)
 
 	kmem_get_stats(&st);
 	walk_free_list(&w);
-	printk("SLOB heap: %lu pages (%lu kB), %lu bytes in use, %lu bytes free in %lu blocks "
-	       "(largest %lu)\n", st.slab_pages, st.slab_pages * (PAGE_SIZE / 1024), st.bytes_used,
+	printk("SLOB heap: %lu pages (%lu kB) and %lu of start maps, %lu bytes in use, %lu bytes "
+	       "free in %lu blocks (largest %lu)\n", slob_heap_pages,
+	       slob_heap_pages * (PAGE_SIZE / 1024), slob_map_pages, st.bytes_used,
 	       w.free_bytes, w.blocks, w.largest);
 	printk("SLOB large blocks: %lu pages (%lu kB)\n", st.large_pages,
 	       st.large_pages * (PAGE_SIZE / 1024));
@@ -70,7 +71,8 @@ static int block_on_heap(const slob_t *b, unsigned long bytes)
 }
 
 /* Checks the free list: address order with one wrap, no overlap, no
- * unmerged neighbours, blocks inside heap pages, counters.  slob_lock held. */
+ * unmerged neighbours, blocks inside heap pages and marked free in the
+ * start maps, counters.  slob_lock held. */
 static int validate_heap(void)
 {
 	unsigned long n = 0, units = 0, limit = slob_heap_pages * SLOB_PAGE_UNITS + 1;
@@ -85,6 +87,9 @@ static int validate_heap(void)
 			    (const void *)cur, cur->units);
 			return errors;
 		}
+		if (slob_any_start(cur, cur->units))
+			bad("free block %p (%d units) holds the start of an allocated block\n",
+			    (const void *)cur, cur->units);
 		if (cur < prev)
 			descents++;
 		else if (prev != &slob_arena && cur < prev + prev->units)

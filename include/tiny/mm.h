@@ -34,8 +34,13 @@ struct page {
 	unsigned int order;		/* block order, valid with PG_buddy/PG_head */
 	struct list_head lru;		/* free_area list, or the owner's list */
 	/* Spare words for the object allocator that owns the page. */
-	void *slab_cache;		/* SLAB: owning cache */
-	void *slab;			/* SLAB: slab descriptor */
+	union {
+		void *slab_cache;	/* SLAB: owning cache; SLOB: the cache of a
+					 * page-sized object */
+		unsigned long inuse;	/* SLOB: start maps in use in a map page */
+	};
+	void *slab;			/* SLAB: slab descriptor; SLOB: a heap page's
+					 * start map, or a map page's free maps */
 };
 
 /* A range of addresses [start, end). */

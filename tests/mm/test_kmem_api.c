@@ -464,8 +464,11 @@ static void random_stress(struct ktest *t)
 	unsigned long bad = 0, live = 0;
 	unsigned int i;
 
+	static const char *const names[4] = { "test_stress0", "test_stress1", "test_stress2",
+					      "test_stress3" };
+
 	for (i = 0; i < 4; i++) {
-		caches[i] = kmem_cache_create("test_stress", csize[i], i == 2 ? 32 : 0, 0, NULL, NULL);
+		caches[i] = kmem_cache_create(names[i], csize[i], i == 2 ? 32 : 0, 0, NULL, NULL);
 		KTEST_ASSERT_NOT_NULL(t, caches[i]);
 	}
 	memset(slot, 0, sizeof(slot));
@@ -592,13 +595,19 @@ static void release(void **chain)
 static void exhaustion_and_recovery(struct ktest *t)
 {
 	static const size_t sizes[] = { 8 * PAGE_SIZE, 256, 64, 16, 1 };
-	struct kmem_cache *c = kmem_cache_create("test_exhaust", 200, 0, 0, NULL, NULL);
-	unsigned long count[ARRAY_SIZE(sizes)] = { 0 }, flags, before = nr_free_pages();
+	unsigned long count[ARRAY_SIZE(sizes)] = { 0 }, flags, before;
 	void **chain[ARRAY_SIZE(sizes)], *p;
+	struct kmem_cache *c;
 	unsigned int i;
 
-	KTEST_ASSERT_NOT_NULL(t, c);
 	local_irq_save(flags);		/* no timer may allocate meanwhile */
+	kmem_reclaim();
+	before = nr_free_pages();
+	c = kmem_cache_create("test_exhaust", 200, 0, 0, NULL, NULL);
+	if (!c) {
+		local_irq_restore(flags);
+		KTEST_ASSERT_NOT_NULL(t, c);
+	}
 	for (i = 0; i < ARRAY_SIZE(sizes); i++)
 		chain[i] = exhaust(sizes[i], &count[i]);
 	KTEST_EXPECT_GT(t, count[0], 0UL);
@@ -614,10 +623,10 @@ static void exhaustion_and_recovery(struct ktest *t)
 	p = kmem_cache_alloc(c, GFP_KERNEL);
 	KTEST_EXPECT_NOT_NULL(t, p);
 	kmem_cache_free(c, p);
-	local_irq_restore(flags);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 	kmem_reclaim();
-	KTEST_EXPECT_GE(t, nr_free_pages() + 64, before);
+	KTEST_EXPECT_EQ(t, nr_free_pages(), before);	/* not a page lost */
+	local_irq_restore(flags);
 	ktest_info(t, "took %lu blocks of %lu bytes, then %lu, %lu, %lu and %lu smaller ones",
 		   count[0], (unsigned long)sizes[0], count[1], count[2], count[3], count[4]);
 }
@@ -709,6 +718,358 @@ static void stats_follow_allocations(struct ktest *t)
 	KTEST_EXPECT_EQ(t, b.bytes_used, a.bytes_used);
 }
 
+/* ---- bad calls: each is reported and changes nothing ------------------------- */
+
+/* An object freed to the wrong cache, a kmalloc() block freed to a cache,
+ * a cache object given to kfree() or ksize(): reported, and no live object
+ * is touched (the next allocations must not overlap them). */
+static void wrong_cache_frees_are_reported(struct ktest *t)
+{
+	struct kmem_cache *small = kmem_cache_create("test_small32", 32, 0, 0, NULL, NULL);
+	struct kmem_cache *large = kmem_cache_create("test_large96", 96, 0, 0, NULL, NULL);
+	unsigned long bad = kmem_bad_free_count;
+	void *a[8], *b, *k, *fresh[16];
+	unsigned int i;
+
+	KTEST_ASSERT_NOT_NULL(t, small);
+	KTEST_ASSERT_NOT_NULL(t, large);
+	for (i = 0; i < ARRAY_SIZE(a); i++) {
+		a[i] = kmem_cache_alloc(small, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, a[i]);
+		fill(a[i], 32);
+	}
+	b = kmem_cache_alloc(large, GFP_KERNEL);
+	k = kmalloc(32, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, b);
+	KTEST_ASSERT_NOT_NULL(t, k);
+	fill(b, 96);
+	fill(k, 32);
+	kmem_cache_free(large, a[3]);		/* a 32-byte object as a 96-byte one */
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 1);
+	kmem_cache_free(small, b);		/* a 96-byte object as a 32-byte one */
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 2);
+	kmem_cache_free(small, k);		/* a kmalloc() block */
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 3);
+	kmem_cache_free(large, (u8 *)b + 32);	/* inside an object */
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 4);
+	kfree(a[5]);				/* a cache object */
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 5);
+	KTEST_EXPECT_EQ(t, ksize(a[5]), 0u);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 6);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	for (i = 0; i < ARRAY_SIZE(fresh); i++) {	/* must not land on live objects */
+		fresh[i] = kmem_cache_alloc(i % 2 ? large : small, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, fresh[i]);
+		memset(fresh[i], 0x5a, i % 2 ? 96 : 32);
+	}
+	for (i = 0; i < ARRAY_SIZE(a); i++)
+		KTEST_EXPECT_TRUE(t, intact(a[i], 32));
+	KTEST_EXPECT_TRUE(t, intact(b, 96));
+	KTEST_EXPECT_TRUE(t, intact(k, 32));
+	for (i = 0; i < ARRAY_SIZE(fresh); i++)
+		kmem_cache_free(i % 2 ? large : small, fresh[i]);
+	for (i = 0; i < ARRAY_SIZE(a); i++)
+		kmem_cache_free(small, a[i]);
+	kmem_cache_free(large, b);
+	kfree(k);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 6);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(small), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(large), 0);
+}
+
+static unsigned long dtor_runs;
+
+static void note_dtor(void *obj)
+{
+	dtor_runs++;
+}
+
+/* A large kmalloc() block, or a page nobody's cache owns, freed to a cache
+ * of page-sized objects: reported before the destructor runs or any count
+ * changes, so the cache can still be destroyed and the accounting holds. */
+static void page_sized_cache_refuses_foreign_pages(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_pages", PAGE_SIZE, 0, 0, NULL, note_dtor);
+	unsigned long bad = kmem_bad_free_count, page;
+	struct kmem_stats before, after;
+	void *obj, *big;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	obj = kmem_cache_alloc(c, GFP_KERNEL);
+	big = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	page = __get_free_page(GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, obj);
+	KTEST_ASSERT_NOT_NULL(t, big);
+	KTEST_ASSERT_TRUE(t, page != 0);
+	fill(big, PAGE_SIZE);
+	dtor_runs = 0;
+	kmem_get_stats(&before);
+	kmem_cache_free(c, big);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 1);
+	kmem_cache_free(c, (void *)page);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 2);
+	kmem_cache_free(c, (u8 *)obj + 64);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 3);
+	kmem_get_stats(&after);
+	KTEST_EXPECT_EQ(t, dtor_runs, 0UL);
+	KTEST_EXPECT_EQ(t, after.slab_pages + after.large_pages,
+			before.slab_pages + before.large_pages);
+	KTEST_EXPECT_TRUE(t, intact(big, PAGE_SIZE));
+	KTEST_EXPECT_EQ(t, ksize(big), PAGE_SIZE);
+	kfree(big);
+	free_page(page);
+	kmem_cache_free(c, obj);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 3);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	KTEST_EXPECT_GE(t, dtor_runs, 1UL);
+}
+
+/* kfree() and ksize() of pointers whose preceding bytes are not a header:
+ * a cache object that starts a page (the unit before it is in another
+ * page), and a page of the page allocator.  Under ASan or valgrind an
+ * allocator that read the "header" anyway stops with an invalid read. */
+static void kfree_reads_no_header_it_cannot_trust(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_pagestart", 64, PAGE_SIZE, 0, NULL, NULL);
+	unsigned long bad = kmem_bad_free_count, page = __get_free_page(GFP_KERNEL);
+	void *obj;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_ASSERT_TRUE(t, page != 0);
+	obj = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, obj);
+	KTEST_EXPECT_EQ(t, (uintptr_t)obj % PAGE_SIZE, 0u);
+	KTEST_EXPECT_EQ(t, ksize(obj), 0u);
+	kfree(obj);
+	KTEST_EXPECT_EQ(t, ksize((void *)page), 0u);
+	kfree((void *)page);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 4);
+	kmem_cache_free(c, obj);
+	free_page(page);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* kzalloc() zeroes everything ksize() says the caller may use, and so does
+ * krealloc() with __GFP_ZERO when it moves the block. */
+static void kzalloc_zeroes_the_slack(struct ktest *t)
+{
+	size_t n;
+
+	for (n = 1; n <= 300; n += 7) {
+		u8 *p = kmalloc(n, GFP_KERNEL), *q;
+
+		KTEST_ASSERT_NOT_NULL(t, p);
+		memset(p, 0xff, ksize(p));	/* dirty all of it, then free it */
+		kfree(p);
+		p = kzalloc(n, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, p);
+		KTEST_EXPECT_NULL(t, memchr_inv(p, 0, ksize(p)));
+		q = krealloc(p, ksize(p) + 40, GFP_KERNEL | __GFP_ZERO);
+		KTEST_ASSERT_NOT_NULL(t, q);
+		KTEST_EXPECT_NULL(t, memchr_inv(q, 0, ksize(q)));
+		kfree(q);
+	}
+}
+
+/* bytes_used counts what callers were handed, not the allocator's own
+ * descriptors: empty caches add nothing to it. */
+static void bytes_used_leaves_out_descriptors(struct ktest *t)
+{
+	static const char *const names[] = { "test_desc0", "test_desc1", "test_desc2",
+					     "test_desc3", "test_desc4", "test_desc5" };
+	struct kmem_cache *c[ARRAY_SIZE(names)];
+	struct kmem_stats before, after;
+	unsigned int i;
+
+	kmem_get_stats(&before);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		c[i] = kmem_cache_create(names[i], 40 + 8 * i, 0, 0, NULL, NULL);
+		KTEST_ASSERT_NOT_NULL(t, c[i]);
+	}
+	kmem_get_stats(&after);
+	KTEST_EXPECT_EQ(t, after.bytes_used, before.bytes_used);
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		KTEST_EXPECT_EQ(t, kmem_cache_destroy(c[i]), 0);
+}
+
+/* A cache destroyed twice: the second call is reported and returns -1. */
+static void cache_destroyed_twice_is_reported(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_twice", 48, 0, 0, NULL, NULL);
+	unsigned long bad = kmem_bad_free_count;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), -1);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 1);
+}
+
+/* Cache names are unique: a second cache of the same name is refused
+ * (NULL, and reported); once the first is gone the name is free again. */
+static void duplicate_cache_names_are_refused(struct ktest *t)
+{
+	struct kmem_cache *a = kmem_cache_create("test_dup", 64, 0, 0, NULL, NULL), *b;
+
+	KTEST_ASSERT_NOT_NULL(t, a);
+	KTEST_EXPECT_NULL(t, kmem_cache_create("test_dup", 64, 0, 0, NULL, NULL));
+	KTEST_EXPECT_NULL(t, kmem_cache_create("test_dup", 200, 0, 0, NULL, NULL));
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(a), 0);
+	b = kmem_cache_create("test_dup", 64, 0, 0, NULL, NULL);
+	KTEST_EXPECT_NOT_NULL(t, b);
+	if (b)
+		KTEST_EXPECT_EQ(t, kmem_cache_destroy(b), 0);
+}
+
+/* kfree(ZERO_SIZE_PTR) is fine (kmalloc(0) returns it); no cache ever hands
+ * it out, so kmem_cache_free() reports it.  NULL is a no-op for both, and
+ * krealloc() of a pointer nobody allocated is reported (by ksize()). */
+static void special_pointers(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_special", 16, 0, 0, NULL, NULL);
+	unsigned long bad = kmem_bad_free_count;
+	u8 stack_buf[64];
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	kfree(ZERO_SIZE_PTR);
+	kmem_cache_free(c, NULL);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad);
+	kmem_cache_free(c, ZERO_SIZE_PTR);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 1);
+	KTEST_EXPECT_NULL(t, krealloc(stack_buf, 100, GFP_KERNEL));
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 2);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* ---- constructors, tiny objects and alignment at the edges -------------------- */
+
+static unsigned long edge_ctors, edge_dtors, edge_null_ctors;
+
+static void edge_ctor(void *obj)
+{
+	if (!obj) {
+		edge_null_ctors++;
+		return;
+	}
+	*(u32 *)obj = CTOR_MAGIC;
+	edge_ctors++;
+}
+
+static void edge_dtor(void *obj)
+{
+	edge_dtors++;
+}
+
+/* Allocates from c until it fails; returns the objects chained through
+ * their second word (the first holds the constructor's mark). */
+static void **exhaust_cache(struct kmem_cache *c, unsigned long *count)
+{
+	void **chain = NULL, **p;
+
+	while ((p = kmem_cache_alloc(c, GFP_ATOMIC | __GFP_NOWARN)) != NULL) {
+		p[1] = chain;
+		chain = p;
+		(*count)++;
+	}
+	return chain;
+}
+
+/* Constructors when memory runs out, on the heap and for page-sized
+ * objects: never run for a failed allocation (nor on NULL), every object
+ * handed out is constructed, and every constructed object is destructed
+ * by the time the cache is gone. */
+static void constructors_when_memory_runs_out(struct ktest *t)
+{
+	static const size_t sizes[] = { 120, 2 * PAGE_SIZE };
+	unsigned long flags, count;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		struct kmem_cache *c = kmem_cache_create("test_ctor_oom", sizes[i], 0, 0,
+							 edge_ctor, edge_dtor);
+		void **chain, **next;
+		int constructed = 1;
+
+		KTEST_ASSERT_NOT_NULL(t, c);
+		edge_ctors = edge_dtors = edge_null_ctors = count = 0;
+		local_irq_save(flags);
+		chain = exhaust_cache(c, &count);
+		KTEST_EXPECT_NULL(t, kmem_cache_alloc(c, GFP_ATOMIC | __GFP_NOWARN));
+		for (; chain; chain = next) {
+			next = chain[1];
+			constructed &= *(u32 *)chain == CTOR_MAGIC;
+			kmem_cache_free(c, chain);
+		}
+		local_irq_restore(flags);
+		KTEST_EXPECT_GT(t, count, 0UL);
+		KTEST_EXPECT_TRUE(t, constructed);
+		KTEST_EXPECT_EQ(t, edge_null_ctors, 0UL);
+		KTEST_EXPECT_GE(t, edge_ctors, count);
+		KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+		KTEST_EXPECT_EQ(t, edge_dtors, edge_ctors);
+		kmem_reclaim();
+	}
+}
+
+/* Objects of 1 to 8 bytes (one SLOB unit on i386): distinct and usable;
+ * kfree() of one is refused (the unit before it is another object). */
+static void tiny_cache_objects(struct ktest *t)
+{
+	struct kmem_cache *c[8];
+	static const char *const names[8] = { "test_tiny1", "test_tiny2", "test_tiny3",
+		"test_tiny4", "test_tiny5", "test_tiny6", "test_tiny7", "test_tiny8" };
+	unsigned long bad = kmem_bad_free_count;
+	u8 *obj[8][16];
+	unsigned int i, j;
+
+	for (i = 0; i < 8; i++) {
+		c[i] = kmem_cache_create(names[i], i + 1, 0, 0, NULL, NULL);
+		KTEST_ASSERT_NOT_NULL(t, c[i]);
+		for (j = 0; j < 16; j++) {
+			obj[i][j] = kmem_cache_alloc(c[i], GFP_KERNEL);
+			KTEST_ASSERT_NOT_NULL(t, obj[i][j]);
+			memset(obj[i][j], (int)(i * 16 + j), i + 1);
+		}
+	}
+	kfree(obj[3][5]);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 1);
+	for (i = 0; i < 8; i++)
+		for (j = 0; j < 16; j++)
+			KTEST_EXPECT_NULL(t, memchr_inv(obj[i][j], (int)(i * 16 + j), i + 1));
+	for (i = 0; i < 8; i++) {
+		for (j = 0; j < 16; j++)
+			kmem_cache_free(c[i], obj[i][j]);
+		KTEST_EXPECT_EQ(t, kmem_cache_destroy(c[i]), 0);
+	}
+}
+
+/* Alignment above a page: a page-sized object aligned to 4 pages, a small
+ * one aligned to 2 pages. */
+static void cache_alignment_above_a_page(struct ktest *t)
+{
+	static const size_t sizes[] = { PAGE_SIZE, 100 };
+	static const size_t aligns[] = { 4 * PAGE_SIZE, 2 * PAGE_SIZE };
+	unsigned int i, k;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		struct kmem_cache *c = kmem_cache_create("test_bigalign", sizes[i], aligns[i], 0,
+							 NULL, NULL);
+		void *obj[3];
+
+		KTEST_ASSERT_NOT_NULL(t, c);
+		for (k = 0; k < ARRAY_SIZE(obj); k++) {
+			obj[k] = kmem_cache_alloc(c, GFP_KERNEL);
+			KTEST_ASSERT_NOT_NULL(t, obj[k]);
+			KTEST_EXPECT_EQ(t, (uintptr_t)obj[k] % aligns[i], 0u);
+			fill(obj[k], sizes[i]);
+		}
+		for (k = 0; k < ARRAY_SIZE(obj); k++) {
+			KTEST_EXPECT_TRUE(t, intact(obj[k], sizes[i]));
+			kmem_cache_free(c, obj[k]);
+		}
+		KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	}
+}
+
 static const struct ktest_case kmem_api_cases[] = {
 	KTEST_CASE(kmalloc_sizes),
 	KTEST_CASE(ksize_is_usable),
@@ -732,6 +1093,17 @@ static const struct ktest_case kmem_api_cases[] = {
 	KTEST_CASE(bad_pointers_are_reported),
 	KTEST_CASE(percpu_allocation),
 	KTEST_CASE(stats_follow_allocations),
+	KTEST_CASE(wrong_cache_frees_are_reported),
+	KTEST_CASE(page_sized_cache_refuses_foreign_pages),
+	KTEST_CASE(kfree_reads_no_header_it_cannot_trust),
+	KTEST_CASE(kzalloc_zeroes_the_slack),
+	KTEST_CASE(bytes_used_leaves_out_descriptors),
+	KTEST_CASE(cache_destroyed_twice_is_reported),
+	KTEST_CASE(duplicate_cache_names_are_refused),
+	KTEST_CASE(special_pointers),
+	KTEST_CASE(constructors_when_memory_runs_out),
+	KTEST_CASE(tiny_cache_objects),
+	KTEST_CASE(cache_alignment_above_a_page),
 	{}
 };
 
