@@ -62,11 +62,17 @@ static unsigned long held_pages(void)
 
 /* ---- checking the trace -------------------------------------------------- */
 
-static int check_trace(const void *data, size_t len, struct replay_state *rs)
+/*
+ * The whole file is checked before anything is allocated, with the same
+ * rules and in the same order as scripts/trace2replay --dump: a malformed
+ * file is refused with the first problem found and costs nothing.
+ * Every size computed from it is bounded first, so nothing overflows: at
+ * most REPLAY_MAX_CACHES caches and REPLAY_MAX_SLOTS slots (the op's slot
+ * field is 24 bits), the length is compared in 64 bits.
+ */
+static int check_header(const struct replay_header *h, size_t len)
 {
-	const struct replay_header *h = data;
 	unsigned long long need;
-	u32 i;
 
 	if (len < sizeof(*h) || memcmp(h->magic, REPLAY_MAGIC, 4)) {
 		pr_err("replay: not a replay trace (no \"%s\" header); convert ftrace text with "
@@ -78,25 +84,129 @@ static int check_trace(const void *data, size_t len, struct replay_state *rs)
 		       h->version, REPLAY_VERSION);
 		return -1;
 	}
-	need = sizeof(*h) + (unsigned long long)h->nr_caches * sizeof(struct replay_cache) +
-	       (unsigned long long)h->nr_ops * sizeof(struct replay_op);
-	if (need != len || h->nr_caches >= NO_CACHE) {
-		pr_err("replay: trace is %zu bytes, its header describes %llu; truncated?\n", len, need);
+	if (h->nr_caches > REPLAY_MAX_CACHES) {
+		pr_err("replay: %u caches, the format allows %u\n", h->nr_caches, REPLAY_MAX_CACHES);
 		return -1;
 	}
-	rs->hdr = h;
-	rs->caches = (const void *)(h + 1);
-	rs->ops = (const void *)(rs->caches + h->nr_caches);
-	for (i = 0; i < h->nr_caches; i++) {
-		const struct replay_cache *c = &rs->caches[i];
+	if (h->nr_slots > REPLAY_MAX_SLOTS || h->nr_slots > h->nr_allocs) {
+		pr_err("replay: %u slots for %u allocations; the format allows at most %u, and "
+		       "no more than the allocations\n", h->nr_slots, h->nr_allocs, REPLAY_MAX_SLOTS);
+		return -1;
+	}
+	need = sizeof(*h) + (unsigned long long)h->nr_caches * sizeof(struct replay_cache) +
+	       (unsigned long long)h->nr_ops * sizeof(struct replay_op);
+	if (need != len) {
+		pr_err("replay: trace is %zu bytes, its header describes %llu (%u caches, %u ops); "
+		       "truncated?\n", len, need, h->nr_caches, h->nr_ops);
+		return -1;
+	}
+	return 0;
+}
 
-		if (!c->object_size || memchr(c->name, 0, sizeof(c->name)) == NULL ||
+/* Is name a NUL-terminated run of printable ASCII? */
+static int printable_name(const char *name, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < size && name[i]; i++)
+		if (name[i] < 0x20 || name[i] > 0x7e)
+			return 0;
+	return i < size && i > 0;
+}
+
+static int check_caches(const struct replay_cache *caches, u32 nr)
+{
+	u32 i;
+
+	for (i = 0; i < nr; i++) {
+		const struct replay_cache *c = &caches[i];
+
+		if (!c->object_size || !printable_name(c->name, sizeof(c->name)) ||
 		    (c->align && !is_power_of_2(c->align))) {
-			pr_err("replay: cache %u in the trace is malformed\n", i);
+			pr_err("replay: cache %u is malformed (object_size %u, align %u, name not "
+			       "printable or not terminated?)\n", i, c->object_size, c->align);
 			return -1;
 		}
 	}
 	return 0;
+}
+
+/* Checks op n against the slots in use (state[slot] != SLOT_EMPTY) and
+ * updates them; returns its opcode, or -1 after reporting the problem. */
+static int check_op(const struct replay_header *h, u32 n, const struct replay_op *op,
+		    struct slot *slots)
+{
+	u32 opcode = op->code & REPLAY_OP_MASK, slot = op->code >> REPLAY_SLOT_SHIFT;
+	const char *why = NULL;
+
+	if ((op->code & 0xf8u) ||
+	    ((op->code & REPLAY_FLAG_ZERO) && opcode != REPLAY_KMALLOC &&
+	     opcode != REPLAY_CACHE_ALLOC))
+		why = "bad flags";
+	else if (opcode == REPLAY_TIME)
+		why = slot ? "TIME op with a slot" : NULL;
+	else if (slot >= h->nr_slots)
+		why = "slot beyond the header's slots";
+	else if (opcode == REPLAY_FREE)
+		why = op->arg ? "FREE with an argument" :
+		      slots[slot].state == SLOT_EMPTY ? "FREE of an empty slot" : NULL;
+	else if (slots[slot].state != SLOT_EMPTY)
+		why = "allocation into a slot in use";
+	else if (opcode == REPLAY_CACHE_ALLOC && op->arg >= h->nr_caches)
+		why = "cache beyond the header's caches";
+	if (why) {
+		pr_err("replay: op %u is malformed (code %#x, arg %u): %s\n", n, op->code, op->arg,
+		       why);
+		return -1;
+	}
+	if (opcode != REPLAY_TIME)
+		slots[slot].state = opcode == REPLAY_FREE ? SLOT_EMPTY : SLOT_LIVE;
+	return (int)opcode;
+}
+
+/* Checks every op, their TIME order, and the header's counts; leaves the
+ * slot table empty again.  0 or -1 (reported). */
+static int check_ops(struct replay_state *rs)
+{
+	const struct replay_header *h = rs->hdr;
+	u32 n, allocs = 0, frees = 0, last_time = 0;
+	int opcode;
+
+	for (n = 0; n < h->nr_ops; n++) {
+		opcode = check_op(h, n, &rs->ops[n], rs->slots);
+		if (opcode < 0)
+			return -1;
+		if (opcode == REPLAY_FREE) {
+			frees++;
+		} else if (opcode != REPLAY_TIME) {
+			allocs++;
+		} else if (rs->ops[n].arg < last_time || rs->ops[n].arg > h->duration_us) {
+			pr_err("replay: op %u: TIME %u us out of order (previous %u, duration %u)\n",
+			       n, rs->ops[n].arg, last_time, h->duration_us);
+			return -1;
+		} else {
+			last_time = rs->ops[n].arg;
+		}
+	}
+	memset(rs->slots, 0, (size_t)h->nr_slots * sizeof(struct slot));
+	if (allocs != h->nr_allocs || frees != h->nr_frees) {
+		pr_err("replay: the header counts %u allocations and %u frees, the ops %u and %u\n",
+		       h->nr_allocs, h->nr_frees, allocs, frees);
+		return -1;
+	}
+	return 0;
+}
+
+static int check_trace(const void *data, size_t len, struct replay_state *rs)
+{
+	const struct replay_header *h = data;
+
+	if (check_header(h, len))
+		return -1;
+	rs->hdr = h;
+	rs->caches = (const void *)(h + 1);
+	rs->ops = (const void *)(rs->caches + h->nr_caches);
+	return check_caches(rs->caches, h->nr_caches);
 }
 
 /* ---- bookkeeping memory (from the page allocator, outside Slab) ----------- */
@@ -232,10 +342,11 @@ static void do_free(struct replay_state *rs, u32 n, struct slot *s)
 	s->state = SLOT_EMPTY;
 }
 
-/* Runs timers tick by tick until jiffies reach the trace time us. */
-static void advance_clock(struct replay_state *rs, u32 us)
+/* Runs timers tick by tick until jiffies reach the trace time us (at most
+ * a u32 of microseconds plus the settling time: about 72 minutes). */
+static void advance_clock(struct replay_state *rs, u64 us)
 {
-	unsigned long target = rs->start_jiffies + (unsigned long)((u64)us * HZ / 1000000);
+	unsigned long target = rs->start_jiffies + (unsigned long)(us * HZ / 1000000);
 
 	while (time_before(jiffies, target))
 		timer_tick();
@@ -304,15 +415,19 @@ static int run_ops(struct replay_state *rs)
 
 /*
  * Starts the trace's clock from the same allocator state and timer phase
- * wherever the replay runs: everything spare is reclaimed first, then the
- * clock runs on to a multiple of PHASE_SECONDS, where the periodic timers
- * (armed with round_jiffies_period()) stand at the start of their period.
+ * wherever the replay runs: everything spare is reclaimed first and the
+ * page allocator's free lists put in address order (so the pages handed
+ * out, which decide what SLOB can merge, do not depend on an earlier run),
+ * then the clock runs on to a multiple of PHASE_SECONDS, where the
+ * periodic timers (armed with round_jiffies_period()) stand at the start
+ * of their period.
  */
 static void start_in_step(struct replay_state *rs)
 {
 	unsigned long phase = PHASE_SECONDS * HZ;
 
 	kmem_reclaim();
+	page_alloc_sort_free_lists();
 	while (jiffies % phase)
 		timer_tick();
 	rs->start_jiffies = jiffies;
@@ -350,18 +465,21 @@ int replay_run(const void *data, size_t len, struct replay_result *res)
 		ret = -1;
 		goto out;
 	}
+	ret = check_ops(&rs);
+	if (ret)
+		goto out;
 
 	local_irq_save(flags);
 	start_in_step(&rs);
 	ret = run_ops(&rs);
-	advance_clock(&rs, rs.hdr->duration_us + SETTLE_SECONDS * 1000000u);
+	advance_clock(&rs, rs.hdr->duration_us + SETTLE_SECONDS * 1000000ULL);
 	res->memfree_end = nr_free_pages();
 	res->held_pages_end = held_pages();
 	printk("replay: allocator report at the end of the trace:\n");
 	kmem_report();
 	printk("replay: end of allocator report\n");
 	free_everything(&rs);
-	advance_clock(&rs, rs.hdr->duration_us + 2 * SETTLE_SECONDS * 1000000u);
+	advance_clock(&rs, rs.hdr->duration_us + 2 * SETTLE_SECONDS * 1000000ULL);
 	res->held_pages_after_free_all = held_pages();
 	local_irq_restore(flags);
 

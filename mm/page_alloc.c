@@ -472,6 +472,43 @@ int page_alloc_init(const struct mem_region *ram, int nr_ram,
 
 /* ---- counters, reports and the validator ---------------------------------- */
 
+/* Links page into the free list head so that the list stays in descending
+ * address order.  zone_lock held. */
+static void insert_descending(struct page *page, struct list_head *head)
+{
+	struct list_head *pos = head->next;
+
+	while (pos != head && list_entry(pos, struct page, lru) > page)
+		pos = pos->next;
+	list_add_tail(&page->lru, pos);
+}
+
+void page_alloc_sort_free_lists(void)
+{
+	struct list_head unsorted;
+	unsigned long flags;
+	unsigned int o;
+
+	spin_lock_irqsave(&zone_lock, flags);
+	for (o = 0; o < MAX_ORDER; o++) {
+		struct list_head *head = &free_area[o].free_list;
+
+		if (list_empty(head))
+			continue;
+		unsorted = *head;		/* take the whole chain over */
+		unsorted.next->prev = &unsorted;
+		unsorted.prev->next = &unsorted;
+		INIT_LIST_HEAD(head);
+		while (!list_empty(&unsorted)) {
+			struct page *page = list_first_entry(&unsorted, struct page, lru);
+
+			list_del(&page->lru);
+			insert_descending(page, head);
+		}
+	}
+	spin_unlock_irqrestore(&zone_lock, flags);
+}
+
 unsigned long nr_free_pages(void)
 {
 	return free_page_count;

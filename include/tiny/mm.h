@@ -89,6 +89,15 @@ static inline unsigned int get_order(unsigned long size)
 	return order;
 }
 
+/*
+ * Puts every free list in descending address order, the order the boot
+ * leaves them in, so that the blocks handed out next depend only on which
+ * pages are free and not on the order they were freed in (a trace replay
+ * starts from here, to repeat exactly).  O(n^2) in the free blocks of an
+ * order, which are few once merged.  Any context; takes the zone lock.
+ */
+void page_alloc_sort_free_lists(void);
+
 /* Counters. */
 unsigned long nr_free_pages(void);
 unsigned long totalram_pages(void);	/* managed pages (MemTotal) */

@@ -48,6 +48,9 @@ enum replay_opcode {
 	REPLAY_TIME = 3,	/* arg = microseconds since the trace began; slot = 0 */
 };
 
+#define REPLAY_MAX_CACHES	0xfffeu		/* 0xffff means "no cache" */
+#define REPLAY_MAX_SLOTS	(1u << 24)	/* the range of an op's slot field */
+
 #define REPLAY_OP_MASK		0x3u
 #define REPLAY_FLAG_ZERO	0x4u	/* the caller asked for zeroed memory */
 #define REPLAY_SLOT_SHIFT	8

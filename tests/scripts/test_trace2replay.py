@@ -501,9 +501,16 @@ def dump_valid_file():
     return problems, d.stdout + d.stderr
 
 
+def header(nr_caches, nr_ops, nr_slots, nr_allocs, nr_frees, duration=0):
+    return struct.pack("<4s7I", b"TSRP", 1, nr_caches, nr_ops, nr_slots, nr_allocs, nr_frees,
+                       duration)
+
+
 @case
 def dump_malformed_files():
-    """--dump rejects a truncated file, a wrong magic and a free of an empty slot."""
+    """--dump rejects a truncated file, a wrong magic, a free of an empty slot, and headers
+    whose sizes overflow or exceed the format (as the kernel does, before sizing anything
+    from them: the 48-byte file with 0x15555556 slots once crashed both kernels)."""
     problems, outputs = [], []
     with tempfile.TemporaryDirectory() as tmp:
         r = convert(tmp, text([km(0, A, 64), ca(1, B, 32), kf(2, A), cf(3, B, "thing")]))
@@ -511,14 +518,25 @@ def dump_malformed_files():
             return problems, r.output()
         with open(os.path.join(tmp, "out.replay"), "rb") as f:
             good = f.read()
-        bad_free = struct.pack("<4s7I", b"TSRP", 1, 0, 1, 1, 0, 1, 0) + struct.pack("<II", 2, 0)
+        bad_free = header(0, 2, 1, 1, 1) + struct.pack("<4I", 2, 0, 0, 16)
+        wrapping = header(0, 2, 0x15555556, 1, 1) + struct.pack("<4I", 0, 16, 2, 0)
+        all_slots = header(0, 2, 0xffffffff, 1, 1) + struct.pack("<4I", 0, 16, 2, 0)
+        caches = header(0xffff, 0, 0, 0, 0) + bytes(32 * 0xffff)
+        name = header(1, 0, 0, 0, 0) + struct.pack("<II24s", 8, 0, b"evil\x1b[2J")
         for label, data, phrase in (("truncated", good[:-3], "truncated"),
                                     ("magic", b"XXXX" + good[4:], "not a replay file"),
-                                    ("empty-slot", bad_free, "op 0")):
+                                    ("empty-slot", bad_free, "op 0"),
+                                    ("wrapping-slots", wrapping, "357913942 slots for 1 alloc"),
+                                    ("all-slots", all_slots, "the format allows at most 16777216"),
+                                    ("65535-caches", caches, "65535 caches, the format allows"),
+                                    ("escape-name", name, "cache 0 is malformed")):
             path = os.path.join(tmp, label + ".replay")
             with open(path, "wb") as f:
                 f.write(data)
+            t0 = time.monotonic()
             d = run(["--dump", path], text=True)
+            if time.monotonic() - t0 > 10:
+                problems.append(f"{label}: took {time.monotonic() - t0:.1f} s")
             outputs.append(d.stderr)
             if d.returncode != 1:
                 problems.append(f"{label}: exit status {d.returncode}, expected 1")
