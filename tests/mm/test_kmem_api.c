@@ -980,7 +980,8 @@ static void **exhaust_cache(struct kmem_cache *c, unsigned long *count)
 static void constructors_when_memory_runs_out(struct ktest *t)
 {
 	static const size_t sizes[] = { 120, 2 * PAGE_SIZE };
-	unsigned long flags, count;
+	unsigned long flags, count, filled = 0;
+	void **filler;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
@@ -992,6 +993,12 @@ static void constructors_when_memory_runs_out(struct ktest *t)
 		KTEST_ASSERT_NOT_NULL(t, c);
 		edge_ctors = edge_dtors = edge_null_ctors = count = 0;
 		local_irq_save(flags);
+		filler = exhaust(8 * PAGE_SIZE, &filled);	/* leave 8 pages and bits: quick */
+		if (filler) {
+			next = *filler;
+			kfree(filler);
+			filler = next;
+		}
 		chain = exhaust_cache(c, &count);
 		KTEST_EXPECT_NULL(t, kmem_cache_alloc(c, GFP_ATOMIC | __GFP_NOWARN));
 		for (; chain; chain = next) {
@@ -999,6 +1006,7 @@ static void constructors_when_memory_runs_out(struct ktest *t)
 			constructed &= *(u32 *)chain == CTOR_MAGIC;
 			kmem_cache_free(c, chain);
 		}
+		release(filler);
 		local_irq_restore(flags);
 		KTEST_EXPECT_GT(t, count, 0UL);
 		KTEST_EXPECT_TRUE(t, constructed);
