@@ -14,7 +14,10 @@
  *     # Totals: pass:40 fail:0 skip:1 total:41
  *
  * A failed check prints "# file:line: ..." lines just before the case's
- * "not ok" line.  Platform independent: the host harness links it too.
+ * "not ok" line.  A case that provokes reports on purpose declares them
+ * (ktest_expect_reports(), which prints "# CASE: expecting N report(s)");
+ * the runner fails a case whose count of reports differs from its
+ * declarations.  Platform independent: the host harness links it too.
  */
 #include <tiny/kernel.h>
 #include <tiny/string.h>
@@ -88,6 +91,50 @@ void ktest_skip(struct ktest *t, const char *fmt, ...)
 	t->status = KTEST_SKIP;
 }
 
+/* Reports printed since the case (its suite's init) began. */
+static unsigned long case_reports(const struct ktest *t)
+{
+	return ktest_reports_printed - t->reports_at_start;
+}
+
+static void reports_differ(struct ktest *t, unsigned long printed, const char *when)
+{
+	t->status = KTEST_FAIL;
+	if (!t->expect_file) {
+		printk(CASE_INDENT "# %s: UNEXPECTED REPORTS: %lu printed %s, none declared "
+		       "with ktest_expect_reports()\n", t->name, printed, when);
+		return;
+	}
+	case_failed(t, t->expect_file, t->expect_line);
+	printk(CASE_INDENT "#     Expected %lu report(s) %s, but %lu printed\n",
+	       t->reports_expected, when, printed);
+}
+
+void __ktest_expect_reports(struct ktest *t, unsigned int n, const char *file, int line)
+{
+	unsigned long printed = case_reports(t);
+
+	t->expect_file = file;
+	t->expect_line = line;
+	if (printed > t->reports_expected) {
+		reports_differ(t, printed, "before this declaration");
+		t->reports_expected = printed;	/* failed for these; the end checks the rest */
+	}
+	t->reports_expected += n;
+	printk(CASE_INDENT "# %s: expecting %u report(s)\n", t->name, n);
+}
+
+/* At the end of a case: were exactly the declared reports printed? */
+static void check_reports(struct ktest *t)
+{
+	unsigned long printed = case_reports(t);
+
+	if (printed != t->reports_expected)
+		reports_differ(t, printed, "in the case");
+	else if (printed)
+		printk(CASE_INDENT "# %s: %lu report(s) printed, as declared\n", t->name, printed);
+}
+
 /*
  * The filter is a comma-separated list of "suite" or "suite.case" items.
  * next_item() takes the next item off *p, giving its suite part (*sl
@@ -141,20 +188,23 @@ static int count_cases(const struct ktest_suite *s, const char *filter)
 	return n;
 }
 
-/* Runs one case with the suite's init and exit around it; fills t. */
+/* Runs one case with the suite's init and exit around it, then checks
+ * the reports it printed; fills t. */
 static void run_case(const struct ktest_suite *s, const struct ktest_case *c, struct ktest *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->name = c->name;
 	t->status = KTEST_PASS;
+	t->reports_at_start = ktest_reports_printed;
 	if (s->init && s->init(t)) {
 		if (t->status != KTEST_SKIP)
 			ktest_skip(t, "suite init failed");
-		return;
+	} else {
+		c->run(t);
+		if (s->exit)
+			s->exit(t);
 	}
-	c->run(t);
-	if (s->exit)
-		s->exit(t);
+	check_reports(t);
 }
 
 static void report_case(int n, const struct ktest *t)

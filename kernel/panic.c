@@ -3,13 +3,16 @@
  * panic() prints its message and stops the machine.  When the kernel runs
  * its self-tests (or was told to power off when done), it ends the QEMU
  * run with a failure status so that a test runner sees the crash at once
- * instead of waiting for a timeout.
+ * instead of waiting for a timeout.  Every report counts itself in
+ * ktest_reports_printed, which the self-test runner checks per case.
  */
 #include <tiny/kernel.h>
 #include <tiny/arch.h>
 #include <tiny/irqflags.h>
 #include <tiny/init.h>
+#include <tiny/ktest.h>
 
+unsigned long ktest_reports_printed;
 
 void panic(const char *fmt, ...)
 {
@@ -30,11 +33,13 @@ void panic(const char *fmt, ...)
 
 void __warn(const char *file, int line, const char *cond)
 {
+	ktest_count_report();
 	printk(KERN_WARNING "WARNING: at %s:%d: %s\n", file, line, cond);
 }
 
 void __bug(const char *file, int line, const char *cond)
 {
+	ktest_count_report();
 	printk(KERN_EMERG "kernel BUG at %s:%d: %s\n", file, line, cond);
 	panic("BUG");
 }

@@ -6,6 +6,7 @@
  * it was taken and where the bad call came from.
  */
 #include <tiny/kernel.h>
+#include <tiny/ktest.h>
 #include <tiny/spinlock.h>
 
 unsigned long spin_bug_count;
@@ -13,6 +14,7 @@ unsigned long spin_bug_count;
 static void spin_bug(spinlock_t *lock, const char *msg, void *pc)
 {
 	spin_bug_count++;
+	ktest_count_report();
 	printk(KERN_ERR "BUG: spinlock %s: lock %s (%p), caller %p, last taken by %p\n",
 	       msg, lock->name ? lock->name : "?", (void *)lock, pc, lock->owner_pc);
 }

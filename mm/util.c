@@ -2,6 +2,7 @@
  * and SLOB: zeroing and array allocation, krealloc, string duplication,
  * per-CPU allocation, and the reports both allocators use for bad frees. */
 #include <tiny/kernel.h>
+#include <tiny/ktest.h>
 #include <tiny/mm.h>
 #include <tiny/slab.h>
 #include <tiny/string.h>
@@ -11,6 +12,7 @@ unsigned long kmem_bad_free_count;
 void kmem_bad_free(const char *fn, const void *obj, const char *why, void *caller)
 {
 	kmem_bad_free_count++;
+	ktest_count_report();
 	pr_err("%s: bad pointer %p from %p: %s; ignored\n", fn, obj, caller, why);
 }
 

@@ -9,9 +9,27 @@ their diagnostics, and a last line "N passed, N failed, N skipped".
 
 The run fails on any "not ok", on a plan that is missing or does not match
 the number of results (too short: the kernel stopped part way), on a
-kernel panic, a CPU exception or a BUG, on a timeout recorded by
-scripts/qemu-run, and when no KTAP report is found at all.  Exit status 0
-when the run passed, 1 when it failed, 2 on a usage error.
+kernel panic, a CPU exception or a "kernel BUG at", on a timeout recorded
+by scripts/qemu-run, on an unexpected report (below), and when no KTAP
+report is found at all.  Exit status 0 when the run passed, 1 when it
+failed, 2 on a usage error.
+
+Reports.  Every line of the log counts, before, inside and after the KTAP
+report.  A report line is one that, timestamp stripped,
+  - contains "BUG:" or "WARNING:" (lock debugging prints "BUG: spinlock ..."),
+  - or contains "NAME: bad pointer P from C: WHY; ignored" (kmem_bad_free(),
+    for kfree() and kmem_cache_free()),
+  - or contains "page_alloc: bad free of " (the page allocator).
+A case that provokes reports on purpose declares them; each declaration
+prints "# CASE: expecting N report(s)" (at any indentation).  The first
+one opens a window, later ones add their N to it, and the next result line
+("ok ..." or "not ok ...", any indentation) closes it.  Report lines inside
+a window are expected, up to the total declared so far.  Every other
+report line is unexpected and fails the run; they are listed by their text
+with hex numbers masked, counted ("322 unexpected 'BUG: spinlock ...'
+lines").  A window that closes with fewer report lines than declared fails
+the run too.  (The kernel's runner applies the same rules to its own count
+and fails the case; this is the check that also sees boot and teardown.)
 
 --summary-file appends "LABEL PASSED FAILED SKIPPED VERDICT" to FILE, for
 scripts/test-all to add up.
@@ -32,6 +50,11 @@ FATAL = [
     (re.compile(r"kernel BUG at (.*)"), "kernel BUG at {0}"),
     (re.compile(r"^qemu-run: TIMEOUT(.*)"), "timeout{0}"),
 ]
+REPORT = re.compile(r"BUG:|WARNING:|\S+: bad pointer \S+ from \S+: .*; ignored|"
+                    r"page_alloc: bad free of ")
+EXPECTING = re.compile(r"^# (\S+): expecting (\d+) report\(s\)$")
+HEX = re.compile(r"0x[0-9a-fA-F]+")
+MAX_REPORT_KINDS = 10      # unexpected report kinds listed one by one
 
 
 class Suite:
@@ -50,23 +73,55 @@ class Report:
         self.top_results = []
         self.errors = []           # problems with the run as a whole
         self.totals_line = None
+        self.unexpected = {}       # masked report text: [count, first line number]
+
+
+class Window:
+    """The reports a case declared, from its first declaration to its result."""
+    def __init__(self, case):
+        self.case = case
+        self.declared = 0
+        self.seen = 0
 
 
 def strip(line):
     return strip_log(line.rstrip("\r\n"))
 
 
+def judge_reports(rep, window, line, stripped, number):
+    """Applies the report rules of the docstring to one line; returns the
+    expectation window open after it."""
+    m = EXPECTING.match(stripped)
+    if m:
+        window = window or Window(m.group(1))
+        window.declared += int(m.group(2))
+    elif REPORT.search(line):
+        if window and window.seen < window.declared:
+            window.seen += 1
+        else:
+            entry = rep.unexpected.setdefault(HEX.sub("0x...", line.strip()), [0, number])
+            entry[0] += 1
+    elif window and RESULT.match(stripped):
+        if window.seen < window.declared:
+            rep.errors.append(f"case {window.case} declared {window.declared} report(s), "
+                              f"the log shows {window.seen}")
+        window = None
+    return window
+
+
 def parse(lines):
     rep = Report()
     suite = None
+    window = None
     diags = []
-    for raw in lines:
+    for number, raw in enumerate(lines, 1):
         line = strip(raw)
         for pattern, message in FATAL:
             m = pattern.search(line)
             if m:
                 rep.errors.append(message.format(*m.groups()))
         stripped = line.lstrip(" ")
+        window = judge_reports(rep, window, line, stripped, number)
         indent = len(line) - len(stripped)
         if stripped.startswith("KTAP version") and indent == 0:
             if rep.found:
@@ -116,9 +171,24 @@ def parse(lines):
     return rep
 
 
+def unexpected_reports(rep):
+    """One problem line per kind of unexpected report line, most frequent first."""
+    kinds = sorted(rep.unexpected.items(), key=lambda kv: (-kv[1][0], kv[1][1]))
+    problems = []
+    for text, (count, first) in kinds[:MAX_REPORT_KINDS]:
+        where = f"first at log line {first}" if count > 1 else f"log line {first}"
+        problems.append(f"{count} unexpected '{text}' line{'s' if count > 1 else ''} "
+                        f"({where})")
+    if len(kinds) > MAX_REPORT_KINDS:
+        rest = sum(c for c, _ in dict(kinds[MAX_REPORT_KINDS:]).values())
+        problems.append(f"{rest} more unexpected report lines of "
+                        f"{len(kinds) - MAX_REPORT_KINDS} other kinds")
+    return problems
+
+
 def check(rep):
     """Returns (passed, failed, skipped, problems)."""
-    problems = list(rep.errors)
+    problems = list(rep.errors) + unexpected_reports(rep)
     passed = failed = skipped = 0
     if not rep.found:
         problems.append("no KTAP report in the log (did the kernel boot with 'selftest'?)")

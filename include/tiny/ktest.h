@@ -7,6 +7,27 @@
  * return from the case).  Failures print the file, line, both expressions
  * and their values.  The same suites run in the kernel (selftest) and, for
  * mm/, in the host harness.
+ *
+ * Reports.  A bug the kernel survives is reported in one line: a bad free
+ * ("kfree: bad pointer ...", "kmem_cache_free: bad pointer ...",
+ * "page_alloc: bad free of ..."), a spinlock misuse ("BUG: spinlock ..."),
+ * a WARN ("WARNING: at ...").  Every such reporter calls
+ * ktest_count_report(), and the runner counts the reports each case prints
+ * (from its suite's init to its exit).  A case that provokes reports on
+ * purpose declares them first, as many as it is about to provoke:
+ *
+ *	ktest_expect_reports(t, 2);
+ *	kfree(p);
+ *	kfree(p);			(double free: one report)
+ *	kfree(stack_buf);		(not heap memory: another)
+ *
+ * Declarations add up; one before each provoking call is fine too.  The
+ * case fails, printing both numbers, if a report comes before its
+ * declaration or if the total printed differs from the total declared (too
+ * many or too few).  An undeclared report fails any case.  Each declaration
+ * prints "# CASE: expecting N report(s)": scripts/ktap.py takes the report
+ * lines between it and the case's result line as expected (see its
+ * docstring) and fails the run on every other report line.
  */
 #ifndef TINY_KTEST_H
 #define TINY_KTEST_H
@@ -22,6 +43,10 @@ struct ktest {
 	enum ktest_status status;
 	char skip_reason[80];
 	void *priv;			/* for the suite's init/exit */
+	unsigned long reports_at_start;	/* ktest_reports_printed then */
+	unsigned long reports_expected;	/* declared so far */
+	const char *expect_file;	/* the last declaration */
+	int expect_line;
 };
 
 struct ktest_case {
@@ -109,6 +134,22 @@ __printf(2, 3) void ktest_skip(struct ktest *t, const char *fmt, ...);
 #define KTEST_ASSERT_FALSE(t, c)	do { if (!__KTEST_TRUE(t, !(c))) return; } while (0)
 #define KTEST_ASSERT_NULL(t, p)		do { if (!__KTEST_PTR_CMP(t, p, ==, NULL)) return; } while (0)
 #define KTEST_ASSERT_NOT_NULL(t, p)	do { if (!__KTEST_PTR_CMP(t, p, !=, NULL)) return; } while (0)
+
+/* Reports printed so far (every reporter counts itself here).  Defined by
+ * kernel/panic.c, and by tests/host/host.c in the host programs, so that
+ * it exists with or without the runner. */
+extern unsigned long ktest_reports_printed;
+
+/* Called by every reporter (see "Reports" above) as it prints its line. */
+static inline void ktest_count_report(void)
+{
+	ktest_reports_printed++;
+}
+
+/* Declares that the running case is about to provoke n more reports on
+ * purpose (see "Reports" above).  Process context. */
+#define ktest_expect_reports(t, n) __ktest_expect_reports(t, n, __FILE__, __LINE__)
+void __ktest_expect_reports(struct ktest *t, unsigned int n, const char *file, int line);
 
 /* Lets ticks timer interrupts happen (the kernel waits for them with
  * interrupts on; the host harness delivers them).  Process context. */

@@ -30,6 +30,7 @@ volatile sig_atomic_t host_irq_pending;
 static volatile sig_atomic_t irq_depth;
 static unsigned int tick_usec;	/* SIGALRM delivers ticks this far apart; 0: it does not */
 int console_loglevel = 7;
+unsigned long ktest_reports_printed;	/* kernel/panic.c's, which is not linked here */
 
 int in_interrupt(void)
 {
@@ -163,11 +164,13 @@ void panic(const char *fmt, ...)
 
 void __warn(const char *file, int line, const char *cond)
 {
+	ktest_count_report();
 	printk(KERN_WARNING "WARNING: at %s:%d: %s\n", file, line, cond);
 }
 
 void __bug(const char *file, int line, const char *cond)
 {
+	ktest_count_report();
 	printk(KERN_EMERG "kernel BUG at %s:%d: %s\n", file, line, cond);
 	panic("BUG");
 }

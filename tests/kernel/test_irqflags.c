@@ -57,6 +57,7 @@ static void lock_misuse_detected(struct ktest *t)
 	DEFINE_SPINLOCK(l);
 	unsigned long before = spin_bug_count;
 
+	ktest_expect_reports(t, 2);
 	spin_lock(&l);
 	spin_lock(&l);			/* recursion */
 	KTEST_EXPECT_EQ(t, spin_bug_count, before + 1);

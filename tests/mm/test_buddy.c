@@ -325,6 +325,7 @@ static void bad_frees_are_reported(struct ktest *t)
 
 	KTEST_ASSERT_NE(t, a, 0UL);
 	page_alloc_snapshot(&s1);
+	ktest_expect_reports(t, 6);			/* the six bad frees below */
 	free_pages(a + 12, 2);				/* not page aligned */
 	KTEST_EXPECT_EQ(t, page_bad_free_count, bad + 1);
 	free_pages(a, 1);				/* wrong order */

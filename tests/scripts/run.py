@@ -3,7 +3,8 @@
 
 Each case runs a script on known input and checks its verdict and the
 key lines of its output: the KTAP parser on sample serial logs (passing,
-failing, panicking, truncated ones), and further scripts as they come.
+failing, panicking, truncated ones, and ones with expected and unexpected
+reports), and further scripts as they come.
 usage: tests/scripts/run.py [--summary-file FILE]
 """
 import argparse
@@ -48,6 +49,22 @@ CASES = [
               "kernel panic: Fatal exception: divide error"),
     ktap_case("null-deref.log", 1, "CPU exception: page fault (vector 14)"),
     ktap_case("stack-overflow.log", 1, "CPU exception: double fault (vector 8)"),
+    ktap_case("spinlock-unexpected.log", 1,
+              "16 unexpected 'BUG: spinlock already unlocked: lock slob_lock (0x...), caller "
+              "0x..., last taken by 0x...' lines (first at log line 29)",
+              "16 unexpected 'BUG: spinlock recursion: lock slob_block_lock", ": FAIL"),
+    ktap_case("warning.log", 1,
+              "1 unexpected 'WARNING: at mm/slab.c:795: c->num_slabs' line (log line 19)",
+              "8 passed, 0 failed, 0 skipped: FAIL"),
+    ktap_case("bad-free-unexpected.log", 1,
+              "2 unexpected 'kfree: bad pointer 0x... from 0x...: not the start of an object; "
+              "ignored' lines",
+              "1 unexpected 'kmem_cache_free: bad pointer 0x...",
+              "1 unexpected 'page_alloc: bad free of 0x... order 3 from 0x...", ": FAIL"),
+    ktap_case("reports-miscounted.log", 1,
+              "case bad_pointers_are_reported declared 6 report(s), the log shows 5",
+              "1 unexpected 'page_alloc: bad free of 0x... order 2 from 0x...: double free"),
+    ktap_case("reports-expected.log", 0, "6 passed, 0 failed, 0 skipped: PASS"),
 ]
 
 
