@@ -1,8 +1,10 @@
 /* slab.c - SLAB, the object-caching allocator after Bonwick (CONFIG_SLAB).
  *
  * A cache hands out objects of one size, kept in slabs: blocks of 2^order
- * pages, the order chosen so that the tail a slab cannot use stays within
- * 1/8 of it.  A slab starts with a colour offset (a multiple of the cache
+ * pages, the smallest order that holds an object, grown (as Linux 2.6 did)
+ * only up to slab_break_order, 0 or 1, while the tail a slab cannot use is
+ * more than 1/8 of it: large orders are what a fragmented page allocator
+ * cannot give.  A slab starts with a colour offset (a multiple of the cache
  * line that differs between successive slabs, so that objects at the same
  * index of different slabs use different cache lines), then its descriptor
  * (struct slab and one kmem_bufctl_t per object) unless objects are large:
@@ -60,6 +62,7 @@ unsigned long large_block_pages;
 
 unsigned long slab_reap_passes;
 static struct timer_list reap_timer;
+unsigned int slab_break_order;
 
 /* Until kmalloc() works, caches get static one-entry magazines. */
 #define BOOT_CPUCACHE_ENTRIES	1
@@ -93,20 +96,23 @@ static unsigned int cache_estimate(unsigned int order, size_t size, size_t align
 	return (unsigned int)num;
 }
 
-/* Sets gfporder and num: the smallest order holding an object that wastes
- * at most 1/8, or SLAB_MAX_ORDER (more if one object needs it).  *left
- * gets the waste.  Returns -1 if no order holds an object. */
+/* Sets gfporder and num: the smallest order that holds an object, then
+ * larger ones only while below slab_break_order and wasting more than 1/8.
+ * *left gets the waste.  Returns -1 if no order holds an object. */
 static int calculate_slab_order(struct kmem_cache *c, size_t *left)
 {
-	unsigned int order;
+	unsigned int order, num;
+	size_t waste;
 
 	c->num = 0;
 	for (order = 0; order < MAX_ORDER; order++) {
-		c->num = cache_estimate(order, c->buffer_size, c->align, !OFF_SLAB(c), left);
-		if (!c->num)
+		num = cache_estimate(order, c->buffer_size, c->align, !OFF_SLAB(c), &waste);
+		if (!num)
 			continue;
+		c->num = num;
 		c->gfporder = order;
-		if (*left * 8 <= (PAGE_SIZE << order) || order >= SLAB_MAX_ORDER)
+		*left = waste;
+		if (order >= slab_break_order || waste * 8 <= (PAGE_SIZE << order))
 			break;
 	}
 	return c->num ? 0 : -1;
@@ -856,9 +862,11 @@ static void cache_reap(unsigned long unused)
  */
 void kmem_cache_init(void)
 {
+	unsigned long ram_pages = totalram_pages() + nr_reserved_pages();
 	struct kmem_cache *c;
 	unsigned int i;
 
+	slab_break_order = ram_pages > SLAB_BREAK_RAM_BYTES / PAGE_SIZE ? 1 : 0;
 	if (cache_init(&cache_cache, "kmem_cache", sizeof(struct kmem_cache), 0,
 		       SLAB_HWCACHE_ALIGN, NULL, NULL))
 		panic("SLAB: cannot lay out the cache of caches");
@@ -879,9 +887,9 @@ void kmem_cache_init(void)
 	list_for_each_entry(c, &cache_chain, next)	/* nothing else runs yet */
 		if (enable_cpucache(c))
 			panic("SLAB: no memory for the array cache of %s", c->name);
-	pr_info("SLAB: general caches of %zu to %zu bytes, slabs up to order %d, "
+	pr_info("SLAB: general caches of %zu to %zu bytes, slab order break %u, "
 		"%d-byte cache lines\n", malloc_sizes[0].cs_size, kmalloc_max_size,
-		SLAB_MAX_ORDER, L1_CACHE_BYTES);
+		slab_break_order, L1_CACHE_BYTES);
 }
 
 void kmem_cache_init_late(void)

@@ -56,8 +56,8 @@ struct array_cache {
 #define CFLGS_OFF_SLAB		0x80000000UL
 #define OFF_SLAB(c)		((c)->flags & CFLGS_OFF_SLAB)
 
-/* Largest order chosen to meet the 1/8 waste bound (more only to fit one object). */
-#define SLAB_MAX_ORDER		5
+/* RAM above which slabs may grow to order 1 to meet the 1/8 waste bound. */
+#define SLAB_BREAK_RAM_BYTES	(32UL << 20)
 /* Objects this large (padded) get their descriptors off the slab. */
 #define OFF_SLAB_MIN_SIZE	(PAGE_SIZE >> 3)
 /* The reaper runs this often. */
@@ -117,6 +117,12 @@ extern spinlock_t large_block_lock;	/* large_blocks, large_block_pages, PG_bigbl
 extern unsigned long large_block_pages;
 
 extern unsigned long slab_reap_passes;	/* completed reaper passes */
+
+/* A slab grows past the smallest order that holds one object only while
+ * below this order and wasting more than 1/8 (Linux 2.6's
+ * slab_break_gfp_order): 0, or 1 with more than SLAB_BREAK_RAM_BYTES of
+ * RAM.  Set at boot; read when a cache is created. */
+extern unsigned int slab_break_order;
 
 static inline struct array_cache *cpu_cache(struct kmem_cache *c)
 {

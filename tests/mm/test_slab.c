@@ -1,11 +1,12 @@
 /* test_slab.c - self-tests specific to SLAB (mm/slab.c).
  *
- * Slab layout (the 1/8 waste rule, descriptors on or off the slab,
- * colouring), object caching (constructor once per object, destructor at
- * slab destruction), the per-CPU array caches and their batches, the reap
- * timer and kmem_cache_shrink(), the slabinfo counters, the kmalloc size
- * classes and large blocks, and O(1) bad-free detection.  These look
- * inside the caches through mm/slab.h.
+ * Slab layout (orders as Linux 2.6 chose them, also on a fragmented page
+ * allocator; descriptors on or off the slab, colouring), object caching
+ * (constructor once per object, destructor at slab destruction), the
+ * per-CPU array caches and their batches, the reap timer and
+ * kmem_cache_shrink(), the slabinfo counters, the kmalloc size classes and
+ * large blocks, and O(1) bad-free detection.  These look inside the caches
+ * through mm/slab.h.
  */
 #include <tiny/kernel.h>
 #include <tiny/irqflags.h>
@@ -61,11 +62,13 @@ static unsigned int estimate(size_t bytes, size_t bs, size_t align, int on_slab,
 
 /* ---- layout --------------------------------------------------------------- */
 
-static void check_layout(struct ktest *t, struct kmem_cache *c)
+/* Checks c's layout; its order must be the smallest that holds an object,
+ * grown only below break_order while more than 1/8 is wasted. */
+static void check_layout(struct ktest *t, struct kmem_cache *c, unsigned int break_order)
 {
 	size_t bytes = slab_bytes(c), used = c->num * c->buffer_size + on_slab_mgmt(c), left, m;
 	int initially_on_slab = c->buffer_size < OFF_SLAB_MIN_SIZE;
-	unsigned int o, first_fit = MAX_ORDER;
+	unsigned int o;
 
 	KTEST_ASSERT_LE(t, used, bytes);
 	left = bytes - used;
@@ -75,20 +78,17 @@ static void check_layout(struct ktest *t, struct kmem_cache *c)
 			sizeof(struct slab) + c->num * sizeof(kmem_bufctl_t) : m);
 	KTEST_EXPECT_EQ(t, c->colour, left / c->colour_off);
 	KTEST_EXPECT_EQ(t, c->colour_off, max_t(size_t, L1_CACHE_BYTES, c->align));
-	/* the smallest order within the 1/8 bound, unless capped */
+	/* each smaller order holds nothing, or is below the break and too wasteful */
 	for (o = 0; o < c->gfporder; o++) {
 		size_t b = PAGE_SIZE << o;
 		unsigned int n = estimate(b, c->buffer_size, c->align, initially_on_slab, &m);
 
-		if (n && first_fit == MAX_ORDER)
-			first_fit = o;
-		KTEST_EXPECT_TRUE(t, !n || (b - n * c->buffer_size - m) * 8 > b);
+		KTEST_EXPECT_TRUE(t, !n || (o < break_order && (b - n * c->buffer_size - m) * 8 > b));
 	}
-	if (first_fit == MAX_ORDER)
-		first_fit = c->gfporder;
-	if (c->gfporder < max_t(unsigned int, SLAB_MAX_ORDER, first_fit))
+	/* below the break, growth stops within the 1/8 bound */
+	if (c->gfporder < break_order && c->gfporder + 1 < MAX_ORDER)
 		KTEST_EXPECT_LE(t, left * 8, bytes);
-	ktest_info(t, "%6zu bytes: order %u, %3u objects, %4zu bytes left, %2u colours, %s",
+	ktest_info(t, "%6zu bytes: order %u, %3u objects, %5zu bytes left, %2u colours, %s",
 		   c->buffer_size, c->gfporder, c->num, left, c->colour,
 		   OFF_SLAB(c) ? "off-slab" : "on-slab");
 }
@@ -99,18 +99,120 @@ static void order_follows_waste_rule(struct ktest *t)
 		8, 24, 40, 100, 200, 333, 450, 500, 700, 1000, 1100, 1500, 2000, 3000,
 		PAGE_SIZE - 100, PAGE_SIZE + 8, 5000, 9000, 20000, 40000, 70000, 200000,
 	};
-	unsigned int i;
+	unsigned long ram_pages = totalram_pages() + nr_reserved_pages();
+	unsigned int i, boot_break = slab_break_order, b;
 
-	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
-		struct kmem_cache *c = kmem_cache_create("test_order", sizes[i], 0, 0, NULL, NULL);
+	KTEST_EXPECT_EQ(t, boot_break, ram_pages > (32UL << 20) / PAGE_SIZE ? 1u : 0u);
+	for (b = 0; b <= 1; b++) {		/* Linux's two break orders */
+		ktest_info(t, "break order %u%s:", b, b == boot_break ? " (this machine's)" : "");
+		slab_break_order = b;		/* read when a cache is created */
+		for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+			struct kmem_cache *c = kmem_cache_create("test_order", sizes[i], 0, 0,
+								 NULL, NULL);
 
-		KTEST_ASSERT_NOT_NULL(t, c);
-		check_layout(t, c);
-		KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+			KTEST_EXPECT_NOT_NULL(t, c);
+			if (!c)
+				continue;
+			check_layout(t, c, b);
+			KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+		}
 	}
+	slab_break_order = boot_break;
 	for (i = 0; i < nr_malloc_sizes; i++)
 		if (malloc_sizes[i].cs_cachep)
-			check_layout(t, malloc_sizes[i].cs_cachep);
+			check_layout(t, malloc_sizes[i].cs_cachep, boot_break);
+}
+
+/* Takes every free page, in blocks of the given order where it can and in
+ * smaller ones where it cannot, then gives back every other block of that
+ * order.  The buddy of each block given back is held, so nothing larger
+ * than order is free afterwards.  Returns the blocks held, chained through
+ * their first word (their order in the second), for unfragment().
+ * Interrupts off: nobody else may allocate or free meanwhile. */
+static void **fragment(unsigned int order)
+{
+	void **all = NULL, **held = NULL, **blk;
+	int o;
+
+	for (o = (int)order; o >= 0; o--) {
+		while ((blk = (void **)__get_free_pages(GFP_ATOMIC | __GFP_NOWARN,
+							(unsigned int)o))) {
+			blk[0] = all;
+			blk[1] = (void *)(uintptr_t)o;
+			all = blk;
+		}
+	}
+	while ((blk = all)) {
+		all = blk[0];
+		if ((uintptr_t)blk[1] == order && ((uintptr_t)blk >> (PAGE_SHIFT + order)) & 1) {
+			free_pages((unsigned long)(uintptr_t)blk, order);
+		} else {
+			blk[0] = held;
+			held = blk;
+		}
+	}
+	return held;
+}
+
+/* Frees the blocks fragment() kept. */
+static void unfragment(void **held)
+{
+	void **next;
+
+	for (; held; held = next) {
+		next = held[0];
+		free_pages((unsigned long)(uintptr_t)held, (unsigned int)(uintptr_t)held[1]);
+	}
+}
+
+/* Largest order with a free block (MAX_ORDER if none). */
+static unsigned int largest_free_order(void)
+{
+	struct buddy_snapshot snap;
+	unsigned int o;
+
+	page_alloc_snapshot(&snap);
+	for (o = MAX_ORDER; o-- > 0;)
+		if (snap.nr_free[o])
+			return o;
+	return MAX_ORDER;
+}
+
+/*
+ * With the page allocator fragmented into blocks just large enough for one
+ * object, a cache can still be created and allocate: it must not ask for a
+ * larger order than one object needs (with break order 0; on a machine
+ * with more RAM, order 1 suffices for these sizes).
+ */
+static void large_objects_fit_fragmented_memory(struct ktest *t)
+{
+	static const size_t sizes[] = { 9000, 40000 };
+	struct kmem_cache *c;
+	unsigned long flags, free;
+	unsigned int i, order;
+	void **held, *p;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		order = max(get_order(sizes[i]), slab_break_order);
+		local_irq_save(flags);
+		kmem_reclaim();
+		held = fragment(order);
+		free = nr_free_pages();
+		KTEST_EXPECT_EQ(t, largest_free_order(), order);
+		c = kmem_cache_create("test_fragmented", sizes[i], 0, 0, NULL, NULL);
+		p = c ? kmem_cache_alloc(c, GFP_ATOMIC) : NULL;
+		KTEST_EXPECT_NOT_NULL(t, c);
+		KTEST_EXPECT_NOT_NULL(t, p);
+		ktest_info(t, "%zu-byte objects, slabs of order %u, %lu pages free in blocks of "
+			   "order %u at most: %s", sizes[i], c ? c->gfporder : 0, free, order,
+			   p ? "allocated" : "FAILED");
+		if (c) {
+			kmem_cache_free(c, p);
+			KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+		}
+		unfragment(held);
+		local_irq_restore(flags);
+	}
 }
 
 /* Small objects keep their descriptor on the slab; large ones get it from
@@ -633,6 +735,7 @@ static void validator_finds_corruption(struct ktest *t)
 
 static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(order_follows_waste_rule),
+	KTEST_CASE(large_objects_fit_fragmented_memory),
 	KTEST_CASE(descriptor_on_or_off_slab),
 	KTEST_CASE(colour_offsets_cycle),
 	KTEST_CASE(ctor_once_per_object),
