@@ -63,6 +63,7 @@ unsigned long large_block_pages;
 unsigned long slab_reap_passes;
 static struct timer_list reap_timer;
 unsigned int slab_break_order;
+unsigned long slab_zero_ctor_refusals;
 
 /* Until kmalloc() works, caches get static one-entry magazines. */
 #define BOOT_CPUCACHE_ENTRIES	1
@@ -494,10 +495,25 @@ static int cache_free_checked(struct kmem_cache *c, const void *objp, const char
 	return !why;
 }
 
+/* A constructed object zeroed would go back unconstructed: refused, as
+ * Linux refuses it.  Returns 1 (and reports it) if flags ask for that. */
+static int zero_with_ctor(struct kmem_cache *c, gfp_t flags)
+{
+	if (likely(!(flags & __GFP_ZERO) || !c->ctor))
+		return 0;
+	slab_zero_ctor_refusals++;
+	pr_err("kmem_cache_alloc: __GFP_ZERO on cache %s, which has a constructor: refused\n",
+	       c->name);
+	return 1;
+}
+
 void *kmem_cache_alloc(struct kmem_cache *c, gfp_t flags)
 {
-	void *objp = cache_alloc(c, flags);
+	void *objp;
 
+	if (zero_with_ctor(c, flags))
+		return NULL;
+	objp = cache_alloc(c, flags);
 	kmem_debug_validate("kmem_cache_alloc", objp);
 	return objp;
 }

@@ -124,6 +124,9 @@ extern unsigned long slab_reap_passes;	/* completed reaper passes */
  * RAM.  Set at boot; read when a cache is created. */
 extern unsigned int slab_break_order;
 
+/* kmem_cache_alloc() calls refused: __GFP_ZERO on a cache with a constructor. */
+extern unsigned long slab_zero_ctor_refusals;
+
 static inline struct array_cache *cpu_cache(struct kmem_cache *c)
 {
 	return c->array[smp_processor_id()];

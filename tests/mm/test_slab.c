@@ -2,11 +2,11 @@
  *
  * Slab layout (orders as Linux 2.6 chose them, also on a fragmented page
  * allocator; descriptors on or off the slab, colouring), object caching
- * (constructor once per object, destructor at slab destruction), the
- * per-CPU array caches and their batches, the reap timer and
- * kmem_cache_shrink(), the slabinfo counters, the kmalloc size classes and
- * large blocks, and O(1) bad-free detection.  These look inside the caches
- * through mm/slab.h.
+ * (constructor once per object, destructor at slab destruction, no
+ * __GFP_ZERO on constructed objects), the per-CPU array caches and their
+ * batches, the reap timer and kmem_cache_shrink(), the slabinfo counters,
+ * the kmalloc size classes and large blocks, and O(1) bad-free detection.
+ * These look inside the caches through mm/slab.h.
  */
 #include <tiny/kernel.h>
 #include <tiny/irqflags.h>
@@ -343,13 +343,61 @@ static void ctor_once_per_object(struct ktest *t)
 	pages = (unsigned long)kmem_cache_shrink(c);
 	KTEST_EXPECT_EQ(t, pages, slabs << c->gfporder);
 	KTEST_EXPECT_EQ(t, dtors, ctors);
-	p = kmem_cache_alloc(c, GFP_ATOMIC | __GFP_ZERO);	/* zeroed after it is taken */
+	p = kmem_cache_alloc(c, GFP_ATOMIC);			/* a new slab, constructed */
 	KTEST_ASSERT_NOT_NULL(t, p);
-	KTEST_EXPECT_EQ(t, p[0], 0u);
+	KTEST_EXPECT_EQ(t, p[0], OBJ_MAGIC);
 	KTEST_EXPECT_EQ(t, ctors, 4UL * c->num);
 	kmem_cache_free(c, p);
 	local_irq_restore(flags);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	KTEST_EXPECT_EQ(t, dtors, ctors);
+}
+
+/* Zeroing a constructed object would hand it out unconstructed (and the
+ * destructor would later run on it): refused, with a report, changing
+ * nothing.  Without a constructor __GFP_ZERO zeroes. */
+static void zeroing_constructed_object_refused(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_zero_ctor", PAGE_SIZE / 16, 0, 0,
+						 magic_ctor, count_dtor);
+	struct kmem_cache *plain = kmem_cache_create("test_zero", 64, 0, 0, NULL, NULL);
+	unsigned long flags, refused = slab_zero_ctor_refusals;
+	struct slab_counts before, after;
+	u32 *p, *q;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_ASSERT_NOT_NULL(t, plain);
+	ctors = dtors = 0;
+	local_irq_save(flags);
+	p = kmem_cache_alloc(c, GFP_ATOMIC);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	kmem_cache_free(c, p);
+	before = counts_of(c);
+	q = kmem_cache_alloc(c, GFP_ATOMIC | __GFP_ZERO);	/* "...: refused" */
+	after = counts_of(c);
+	KTEST_EXPECT_NULL(t, q);
+	KTEST_EXPECT_EQ(t, slab_zero_ctor_refusals, refused + 1);
+	KTEST_EXPECT_EQ(t, after.held, before.held);
+	KTEST_EXPECT_EQ(t, after.cached, before.cached);
+	q = kmem_cache_alloc(c, GFP_ATOMIC);
+	KTEST_ASSERT_NOT_NULL(t, q);
+	KTEST_EXPECT_PTR_EQ(t, q, p);
+	KTEST_EXPECT_EQ(t, q[0], OBJ_MAGIC);			/* still constructed */
+	KTEST_EXPECT_EQ(t, ctors, (unsigned long)c->num);
+	kmem_cache_free(c, q);
+
+	p = kmem_cache_alloc(plain, GFP_ATOMIC);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	memset(p, 0xa5, 64);
+	kmem_cache_free(plain, p);
+	q = kmem_cache_alloc(plain, GFP_ATOMIC | __GFP_ZERO);
+	KTEST_EXPECT_PTR_EQ(t, q, p);
+	KTEST_EXPECT_TRUE(t, q && !memchr_inv(q, 0, 64));
+	KTEST_EXPECT_EQ(t, slab_zero_ctor_refusals, refused + 1);
+	kmem_cache_free(plain, q);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(plain), 0);
 	KTEST_EXPECT_EQ(t, dtors, ctors);
 }
 
@@ -739,6 +787,7 @@ static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(descriptor_on_or_off_slab),
 	KTEST_CASE(colour_offsets_cycle),
 	KTEST_CASE(ctor_once_per_object),
+	KTEST_CASE(zeroing_constructed_object_refused),
 	KTEST_CASE(array_cache_sizes),
 	KTEST_CASE(array_cache_batches),
 	KTEST_CASE(reap_timer_gives_pages_back),
