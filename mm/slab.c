@@ -10,7 +10,9 @@
  * (struct slab and one kmem_bufctl_t per object) unless objects are large:
  * then the descriptor comes from a general cache.  A free object's bufctl
  * entry links it to the next free one; an object out of the slab has its
- * state there instead (held by a caller, or in an array cache).  Every
+ * state there instead (held by a caller, in an array cache, or by the
+ * allocator itself: a struct kmem_cache, an off-slab descriptor or an array
+ * cache, which kfree() must refuse like any other bad pointer).  Every
  * page of a slab points to its cache and slab (PG_slab), so the cache,
  * slab and index of any object are found in O(1).  Each cache keeps its
  * slabs on three lists (full, partial, free) under its own spinlock.
@@ -260,9 +262,8 @@ static void free_slabs_locked(struct kmem_cache *c, unsigned int keep, struct li
 /* ---- slabs ------------------------------------------------------------------- */
 
 /* Off-slab descriptors come from (and go back to) a general cache. */
-static void *cache_alloc(struct kmem_cache *c, gfp_t flags);
-static int cache_free_checked(struct kmem_cache *c, const void *objp, const char *fn,
-			      void *caller);
+static void *internal_alloc(struct kmem_cache *c, gfp_t flags);
+static void internal_free(struct kmem_cache *c, const void *objp);
 
 /* The descriptor of a new slab at addr coloured by colour_off bytes: after
  * the colour, or from the descriptor cache.  NULL if out of memory. */
@@ -272,7 +273,7 @@ static struct slab *alloc_slabmgmt(struct kmem_cache *c, void *addr, size_t colo
 	struct slab *slabp;
 
 	if (OFF_SLAB(c)) {
-		slabp = cache_alloc(c->slabp_cache, flags & ~__GFP_ZERO);
+		slabp = internal_alloc(c->slabp_cache, flags & ~__GFP_ZERO);
 		if (!slabp)
 			return NULL;
 	} else {
@@ -368,7 +369,7 @@ static void slab_destroy(struct kmem_cache *c, struct slab *slabp)
 	slab_map_pages(page, c->gfporder, NULL, NULL);
 	__free_pages(page, c->gfporder);	/* an on-slab slabp is gone now */
 	if (OFF_SLAB(c))
-		cache_free_checked(c->slabp_cache, slabp, "slab_destroy", NULL);
+		internal_free(c->slabp_cache, slabp);
 }
 
 /* Destroys the slabs on list; returns how many.  c->lock not held. */
@@ -411,9 +412,10 @@ static void *cache_alloc_refill(struct kmem_cache *c, gfp_t flags)
 	}
 }
 
-/* An object of c for a caller (state ACTIVE), or NULL.  Any context: the
- * array cache is used with interrupts off and no lock (UP: one CPU). */
-static void *cache_alloc(struct kmem_cache *c, gfp_t flags)
+/* An object of c in the given state (ACTIVE: for a caller, INTERNAL: for
+ * the allocator), or NULL.  Any context: the array cache is used with
+ * interrupts off and no lock (UP: one CPU). */
+static void *cache_alloc(struct kmem_cache *c, gfp_t flags, kmem_bufctl_t state)
 {
 	struct array_cache *ac;
 	unsigned long save;
@@ -424,7 +426,7 @@ static void *cache_alloc(struct kmem_cache *c, gfp_t flags)
 	ac->touched = 1;
 	objp = likely(ac->avail) ? ac->entry[--ac->avail] : cache_alloc_refill(c, flags);
 	if (objp)
-		obj_set_state(c, objp, BUFCTL_ACTIVE);
+		obj_set_state(c, objp, state);
 	local_irq_restore(save);
 	if (!objp)
 		return NULL;
@@ -434,10 +436,11 @@ static void *cache_alloc(struct kmem_cache *c, gfp_t flags)
 	return objp;
 }
 
-/* Why objp on page cannot be freed into c, or NULL if it can (the start of
- * an object of c held by a caller). */
+/* Why objp on page cannot be freed into c, or NULL if it can: the start
+ * of an object of c in state want (ACTIVE from callers, INTERNAL from the
+ * allocator itself). */
 static const char *cache_free_check(struct kmem_cache *c, const struct page *page,
-				    const void *objp)
+				    const void *objp, kmem_bufctl_t want)
 {
 	const kmem_bufctl_t *state;
 
@@ -448,11 +451,15 @@ static const char *cache_free_check(struct kmem_cache *c, const struct page *pag
 	state = obj_bufctl(c, page, objp);
 	if (!state)
 		return "not the start of an object";
+	if (*state == want)
+		return NULL;
+	if (*state == BUFCTL_INTERNAL)
+		return "the allocator's own object (a cache, descriptor or array cache)";
+	if (*state == BUFCTL_ACTIVE)
+		return "not the allocator's own object";
 	if (*state == BUFCTL_CACHED)
 		return "double free (the object is in the array cache already)";
-	if (*state != BUFCTL_ACTIVE)
-		return "double free (the object is on its slab's free list)";
-	return NULL;
+	return "double free (the object is on its slab's free list)";
 }
 
 /* Pushes a just-CACHED object on this CPU's array cache, flushing
@@ -471,10 +478,10 @@ static void __cache_free(struct kmem_cache *c, void *objp)
 	ac->entry[ac->avail++] = objp;
 }
 
-/* Frees objp into c (NULL: the cache owning it) if it is a live object
- * there, else reports it (fn, caller) and returns 0.  Any context. */
-static int cache_free_checked(struct kmem_cache *c, const void *objp, const char *fn,
-			      void *caller)
+/* Frees objp into c (NULL: the cache owning it) if it is an object there
+ * in state want, else reports it (fn, caller) and returns 0.  Any context. */
+static int cache_free_checked(struct kmem_cache *c, const void *objp, kmem_bufctl_t want,
+			      const char *fn, void *caller)
 {
 	struct page *page = virt_to_page(objp);
 	const char *why;
@@ -483,7 +490,7 @@ static int cache_free_checked(struct kmem_cache *c, const void *objp, const char
 	local_irq_save(save);
 	if (!c && page)
 		c = page->slab_cache;
-	why = cache_free_check(c, page, objp);
+	why = cache_free_check(c, page, objp, want);
 	if (!why) {
 		kmem_mark_freed(objp, c->obj_size);
 		obj_set_state(c, objp, BUFCTL_CACHED);
@@ -493,6 +500,21 @@ static int cache_free_checked(struct kmem_cache *c, const void *objp, const char
 	if (why)
 		kmem_bad_free(fn, objp, why, caller);
 	return !why;
+}
+
+/* An object of c (NULL: the general cache for size) for the allocator's
+ * own use, which kfree() refuses.  NULL if out of memory.  Any context. */
+static void *internal_alloc(struct kmem_cache *c, gfp_t flags)
+{
+	return c ? cache_alloc(c, flags, BUFCTL_INTERNAL) : NULL;
+}
+
+/* Gives back an object from internal_alloc() (c NULL: its own cache);
+ * not inlined, so that a report names the caller inside the allocator. */
+static noinline void internal_free(struct kmem_cache *c, const void *objp)
+{
+	cache_free_checked(c, objp, BUFCTL_INTERNAL, "slab internal free",
+			   __builtin_return_address(0));
 }
 
 /* A constructed object zeroed would go back unconstructed: refused, as
@@ -513,14 +535,15 @@ void *kmem_cache_alloc(struct kmem_cache *c, gfp_t flags)
 
 	if (zero_with_ctor(c, flags))
 		return NULL;
-	objp = cache_alloc(c, flags);
+	objp = cache_alloc(c, flags, BUFCTL_ACTIVE);
 	kmem_debug_validate("kmem_cache_alloc", objp);
 	return objp;
 }
 
 void kmem_cache_free(struct kmem_cache *c, void *objp)
 {
-	if (objp && cache_free_checked(c, objp, "kmem_cache_free", __builtin_return_address(0)))
+	if (objp && cache_free_checked(c, objp, BUFCTL_ACTIVE, "kmem_cache_free",
+				       __builtin_return_address(0)))
 		kmem_debug_validate("kmem_cache_free", objp);
 }
 
@@ -593,7 +616,7 @@ void *kmalloc(size_t size, gfp_t flags)
 	if (!size)
 		return ZERO_SIZE_PTR;
 	c = kmem_find_general_cachep(size);
-	objp = c ? cache_alloc(c, flags) : kmalloc_large(size, flags);
+	objp = c ? cache_alloc(c, flags, BUFCTL_ACTIVE) : kmalloc_large(size, flags);
 	kmem_debug_validate("kmalloc", objp);
 	return objp;
 }
@@ -608,7 +631,7 @@ void kfree(const void *objp)
 		return;
 	page = virt_to_page(objp);
 	if (page && (page->flags & PG_slab))
-		ok = cache_free_checked(NULL, objp, "kfree", caller);
+		ok = cache_free_checked(NULL, objp, BUFCTL_ACTIVE, "kfree", caller);
 	else
 		ok = kfree_large(page, objp, caller);
 	if (ok)
@@ -622,7 +645,8 @@ size_t ksize(const void *objp)
 	if (ZERO_OR_NULL_PTR(objp))
 		return 0;
 	page = virt_to_page(objp);
-	if (page && (page->flags & PG_slab) && !cache_free_check(page->slab_cache, page, objp))
+	if (page && (page->flags & PG_slab) &&
+	    !cache_free_check(page->slab_cache, page, objp, BUFCTL_ACTIVE))
 		return ((struct kmem_cache *)page->slab_cache)->obj_size;
 	if (page && (page->flags & PG_bigblock) && objp == page_address(page))
 		return PAGE_SIZE << page->order;
@@ -651,8 +675,9 @@ static void setup_boot_arrays(struct kmem_cache *c)
 	cache_set_tunables(c, BOOT_CPUCACHE_ENTRIES, BOOT_CPUCACHE_ENTRIES);
 }
 
-/* Gives c array caches of limit entries from kmalloc(), emptying its static
- * boot ones.  Returns 0, or -1 (c unchanged) if out of memory. */
+/* Gives c array caches of limit entries from the general caches (internal
+ * objects), emptying its static boot ones.  Returns 0, or -1 (c unchanged)
+ * if out of memory. */
 static int do_tune_cpucache(struct kmem_cache *c, unsigned int limit, unsigned int batch)
 {
 	struct array_cache *new[NR_CPUS], *old;
@@ -661,10 +686,11 @@ static int do_tune_cpucache(struct kmem_cache *c, unsigned int limit, unsigned i
 	LIST_HEAD(dead);
 
 	for (cpu = 0; cpu < NR_CPUS; cpu++) {
-		new[cpu] = kmalloc(sizeof(struct array_cache) + limit * sizeof(void *), GFP_KERNEL);
+		new[cpu] = internal_alloc(kmem_find_general_cachep(sizeof(struct array_cache) +
+								  limit * sizeof(void *)), GFP_KERNEL);
 		if (!new[cpu]) {
 			while (cpu--)
-				kfree(new[cpu]);
+				internal_free(NULL, new[cpu]);
 			return -1;
 		}
 		*new[cpu] = (struct array_cache){ .limit = limit, .batchcount = batch };
@@ -737,9 +763,9 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 
 	if (name && size && size <= max_slab && align <= max_slab &&
 	    (!align || is_power_of_2(align)))
-		c = cache_alloc(&cache_cache, GFP_KERNEL | __GFP_ZERO);
+		c = internal_alloc(&cache_cache, GFP_KERNEL | __GFP_ZERO);
 	if (c && cache_init(c, name, size, align, flags, ctor, dtor)) {
-		cache_free_checked(&cache_cache, c, "kmem_cache_create", NULL);
+		internal_free(&cache_cache, c);
 		c = NULL;
 	}
 	if (!c) {
@@ -816,8 +842,9 @@ int kmem_cache_destroy(struct kmem_cache *c)
 	__cache_shrink(c);
 	WARN_ON(c->num_slabs);
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		kfree(c->array[cpu]);
-	kmem_cache_free(&cache_cache, c);
+		internal_free(NULL, c->array[cpu]);
+	internal_free(&cache_cache, c);
+	kmem_debug_validate("kmem_cache_destroy", NULL);
 	return 0;
 }
 

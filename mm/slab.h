@@ -16,13 +16,16 @@
  * One entry per object, after the slab descriptor.  A free object's entry
  * holds the index of the next free object (BUFCTL_END ends the chain); an
  * object out of the slab holds its state, so a bad free is caught in O(1).
+ * The allocator's own objects (struct kmem_cache, off-slab descriptors,
+ * array caches) are INTERNAL: kfree() and kmem_cache_free() refuse them.
  */
 typedef unsigned int kmem_bufctl_t;
 #define BUFCTL_END	((kmem_bufctl_t)~0U)	/* last free object */
 #define BUFCTL_ACTIVE	((kmem_bufctl_t)~1U)	/* held by a caller */
 #define BUFCTL_CACHED	((kmem_bufctl_t)~2U)	/* sitting in an array cache */
-#define BUFCTL_MARK	((kmem_bufctl_t)~3U)	/* only inside kmem_validate() */
-#define SLAB_LIMIT	((kmem_bufctl_t)~4U)	/* more objects per slab than this: never */
+#define BUFCTL_INTERNAL	((kmem_bufctl_t)~3U)	/* held by the allocator itself */
+#define BUFCTL_MARK	((kmem_bufctl_t)~4U)	/* only inside kmem_validate() */
+#define SLAB_LIMIT	((kmem_bufctl_t)~5U)	/* more objects per slab than this: never */
 
 /* Slab descriptor, at the start of the slab (after the colour) or off-slab. */
 struct slab {

@@ -709,6 +709,26 @@ static void stats_follow_allocations(struct ktest *t)
 	KTEST_EXPECT_EQ(t, b.bytes_used, a.bytes_used);
 }
 
+/* A cache belongs to the allocator, whatever memory it lives in: kfree()
+ * of one is reported and changes nothing; the cache goes on working. */
+static void kfree_of_a_cache_is_refused(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_kfree_cache", 48, 0, 0, NULL, NULL);
+	unsigned long bad = kmem_bad_free_count;
+	void *p;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	kfree(c);
+	KTEST_ASSERT_EQ(t, kmem_bad_free_count, bad + 1);	/* accepted: stop here */
+	KTEST_EXPECT_EQ(t, ksize(c), 0u);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	p = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_EXPECT_NOT_NULL(t, p);
+	kmem_cache_free(c, p);
+	KTEST_EXPECT_STREQ(t, kmem_cache_name(c), "test_kfree_cache");
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
 static const struct ktest_case kmem_api_cases[] = {
 	KTEST_CASE(kmalloc_sizes),
 	KTEST_CASE(ksize_is_usable),
@@ -732,6 +752,7 @@ static const struct ktest_case kmem_api_cases[] = {
 	KTEST_CASE(bad_pointers_are_reported),
 	KTEST_CASE(percpu_allocation),
 	KTEST_CASE(stats_follow_allocations),
+	KTEST_CASE(kfree_of_a_cache_is_refused),
 	{}
 };
 

@@ -5,8 +5,9 @@
  * (constructor once per object, destructor at slab destruction, no
  * __GFP_ZERO on constructed objects), the per-CPU array caches and their
  * batches, the reap timer and kmem_cache_shrink(), the slabinfo counters,
- * the kmalloc size classes and large blocks, and O(1) bad-free detection.
- * These look inside the caches through mm/slab.h.
+ * the kmalloc size classes and large blocks, and O(1) bad-free detection
+ * (the allocator's own objects included).  These look inside the caches
+ * through mm/slab.h.
  */
 #include <tiny/kernel.h>
 #include <tiny/irqflags.h>
@@ -732,6 +733,60 @@ static void bad_frees_change_nothing(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(other), 0);
 }
 
+/* The allocator's own objects (a cache, an off-slab descriptor, an array
+ * cache) are live general-cache objects, but not the caller's to free:
+ * each such free is reported and changes nothing. */
+static void internal_objects_refused(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_internal", PAGE_SIZE / 4, 0, 0, NULL, NULL);
+	unsigned long flags, bad = kmem_bad_free_count;
+	struct array_cache *ac;
+	kmem_bufctl_t *state;
+	struct slab *slabp;
+	void *p;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_ASSERT_TRUE(t, OFF_SLAB(c));
+	p = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	slabp = virt_to_page(p)->slab;
+	ac = cpu_cache(c);
+	KTEST_ASSERT_TRUE(t, virt_to_page(c)->slab_cache == &cache_cache);
+	KTEST_ASSERT_TRUE(t, virt_to_page(slabp)->slab_cache == c->slabp_cache);
+	KTEST_ASSERT_TRUE(t, virt_to_page(ac)->flags & PG_slab);	/* from a general cache */
+
+	/* each checked at once: an accepted free would corrupt the allocator */
+	kfree(c);				/* "the allocator's own object" */
+	KTEST_ASSERT_EQ(t, kmem_bad_free_count, bad + 1);
+	kmem_cache_free(&cache_cache, c);
+	KTEST_ASSERT_EQ(t, kmem_bad_free_count, bad + 2);
+	kfree(slabp);
+	KTEST_ASSERT_EQ(t, kmem_bad_free_count, bad + 3);
+	kmem_cache_free(c->slabp_cache, slabp);
+	KTEST_ASSERT_EQ(t, kmem_bad_free_count, bad + 4);
+	kfree(ac);
+	KTEST_ASSERT_EQ(t, kmem_bad_free_count, bad + 5);
+	KTEST_EXPECT_EQ(t, ksize(c), 0u);
+	KTEST_EXPECT_EQ(t, ksize(slabp), 0u);
+	KTEST_EXPECT_EQ(t, ksize(ac), 0u);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	state = obj_bufctl(c->slabp_cache, virt_to_page(slabp), slabp);
+	KTEST_ASSERT_NOT_NULL(t, state);
+	KTEST_EXPECT_EQ(t, *state, BUFCTL_INTERNAL);
+	local_irq_save(flags);			/* a descriptor that looks a caller's: */
+	*state = BUFCTL_ACTIVE;
+	KTEST_EXPECT_GT(t, kmem_validate(), 0);	/* the validator sees it */
+	*state = BUFCTL_INTERNAL;
+	local_irq_restore(flags);
+
+	kmem_cache_free(c, p);			/* the cache still works */
+	p = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_EXPECT_NOT_NULL(t, p);
+	kmem_cache_free(c, p);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 5);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
 /* The validator sees each kind of damage (then everything is put back).
  * Interrupts stay off: nothing may run on the damaged cache. */
 static void validator_finds_corruption(struct ktest *t)
@@ -797,6 +852,7 @@ static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(kmalloc_size_classes),
 	KTEST_CASE(owner_found_from_page),
 	KTEST_CASE(bad_frees_change_nothing),
+	KTEST_CASE(internal_objects_refused),
 	KTEST_CASE(validator_finds_corruption),
 	{}
 };
