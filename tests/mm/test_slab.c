@@ -5,9 +5,10 @@
  * (constructor once per object, destructor at slab destruction, no
  * __GFP_ZERO on constructed objects), the per-CPU array caches and their
  * batches, the reap timer and kmem_cache_shrink(), the slabinfo counters,
- * the kmalloc size classes and large blocks, and O(1) bad-free detection
- * (the allocator's own objects included).  These look inside the caches
- * through mm/slab.h.
+ * the kmalloc size classes and large blocks, O(1) bad-free detection (the
+ * allocator's own objects included), and the failure paths, reached by
+ * making page allocations fail.  These look inside the caches through
+ * mm/slab.h.
  */
 #include <tiny/kernel.h>
 #include <tiny/irqflags.h>
@@ -691,12 +692,14 @@ static void bad_frees_change_nothing(struct ktest *t)
 	struct kmem_cache *c = kmem_cache_create("test_badfree", 100, 0, 0, NULL, NULL);
 	struct kmem_cache *other = kmem_cache_create("test_other", 100, 0, 0, NULL, NULL);
 	unsigned long flags, bad = kmem_bad_free_count, free_objects;
+	void *page = (void *)__get_free_page(GFP_KERNEL);
 	struct slab *slabp;
 	unsigned int avail;
 	char *a, *b;
 
 	KTEST_ASSERT_NOT_NULL(t, c);
 	KTEST_ASSERT_NOT_NULL(t, other);
+	KTEST_ASSERT_NOT_NULL(t, page);
 	local_irq_save(flags);
 	a = kmem_cache_alloc(c, GFP_ATOMIC);
 	b = kmem_cache_alloc(c, GFP_ATOMIC);
@@ -716,6 +719,9 @@ static void bad_frees_change_nothing(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 5);
 	kfree((char *)slabp->s_mem - 1);		/* the slab's descriptor */
 	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 6);
+	kmem_cache_free(c, page);			/* "not a slab object" */
+	kmem_cache_free(c, &page);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 8);
 	KTEST_EXPECT_EQ(t, cpu_cache(c)->avail, avail);
 	KTEST_EXPECT_EQ(t, c->free_objects, free_objects);
 	KTEST_EXPECT_EQ(t, slab_bufctl(slabp)[obj_to_index(c, slabp, b)], BUFCTL_ACTIVE);
@@ -724,11 +730,12 @@ static void bad_frees_change_nothing(struct ktest *t)
 
 	kmem_cache_shrink(c);				/* a back on its slab's free chain */
 	kmem_cache_free(c, a);
-	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 7);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 9);
 	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
 	kmem_cache_free(c, b);				/* still fine */
-	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 7);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 9);
 	local_irq_restore(flags);
+	free_pages((unsigned long)(uintptr_t)page, 0);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(other), 0);
 }
@@ -784,6 +791,157 @@ static void internal_objects_refused(struct ktest *t)
 	KTEST_EXPECT_NOT_NULL(t, p);
 	kmem_cache_free(c, p);
 	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 5);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* ---- failures (page allocations made to fail) ---------------------------------------- */
+
+/* Objects held in all caches, by callers or by the allocator itself. */
+static unsigned long objects_held(void)
+{
+	unsigned long flags, held = 0;
+	struct kmem_cache *c;
+
+	spin_lock_irqsave(&cache_chain_lock, flags);
+	list_for_each_entry(c, &cache_chain, next) {
+		struct slab_counts n;
+
+		spin_lock(&c->lock);
+		cache_get_counts(c, &n);
+		spin_unlock(&c->lock);
+		held += n.held;
+	}
+	spin_unlock_irqrestore(&cache_chain_lock, flags);
+	return held;
+}
+
+/* Takes objects of c until neither its array cache nor its slabs has a
+ * free one, so that its next allocation must grow it.  Returns them
+ * chained through their first word.  Interrupts off. */
+static void **use_up_free_objects(struct kmem_cache *c)
+{
+	void **chain = NULL, **p;
+
+	while (cpu_cache(c)->avail || c->free_objects) {
+		p = kmem_cache_alloc(c, GFP_ATOMIC);
+		if (!p)
+			break;
+		*p = chain;
+		chain = p;
+	}
+	return chain;
+}
+
+static void give_back(struct kmem_cache *c, void **chain)
+{
+	void **next;
+
+	for (; chain; chain = next) {
+		next = *chain;
+		kmem_cache_free(c, chain);
+	}
+}
+
+/* The hook itself: exactly the nth allocation from now fails. */
+static void injected_page_failure(struct ktest *t)
+{
+	struct page *page[4];
+	unsigned long flags;
+	unsigned int i;
+
+	local_irq_save(flags);
+	page_alloc_fail_nth(3);
+	for (i = 0; i < ARRAY_SIZE(page); i++)
+		page[i] = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 0);
+	KTEST_EXPECT_EQ(t, page_alloc_fail_countdown, 0UL);
+	local_irq_restore(flags);
+	for (i = 0; i < ARRAY_SIZE(page); i++) {
+		KTEST_EXPECT_TRUE(t, i == 2 ? !page[i] : !!page[i]);
+		if (page[i])
+			__free_pages(page[i], 0);
+	}
+}
+
+/*
+ * kmem_cache_create() failing for want of a page, at each allocation it
+ * makes in turn (the cache struct, the array caches, their descriptors):
+ * NULL, and nothing leaked, neither objects nor pages.
+ */
+static void create_failure_leaks_nothing(struct ktest *t)
+{
+	struct kmem_cache *arrays = kmem_find_general_cachep(sizeof(struct array_cache) +
+							      expected_limit(100) * sizeof(void *));
+	unsigned long flags, free0, held0, n;
+	void **caches_held, **arrays_held;
+	struct kmem_cache *c;
+	int hit;
+
+	KTEST_ASSERT_NOT_NULL(t, arrays);
+	local_irq_save(flags);
+	kmem_reclaim();
+	free0 = nr_free_pages();
+	held0 = objects_held();
+	for (n = 1; n < 10; n++) {
+		caches_held = use_up_free_objects(&cache_cache);
+		arrays_held = use_up_free_objects(arrays);
+		page_alloc_fail_nth(n);
+		c = kmem_cache_create("test_create_fail", 100, 0, 0, NULL, NULL);
+		hit = page_alloc_fail_countdown == 0;
+		page_alloc_fail_nth(0);
+		if (!hit)
+			KTEST_EXPECT_NOT_NULL(t, c);	/* n is past the last allocation */
+		else
+			KTEST_EXPECT_NULL(t, c);
+		if (c)
+			KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+		give_back(arrays, arrays_held);
+		give_back(&cache_cache, caches_held);
+		kmem_reclaim();
+		KTEST_EXPECT_EQ(t, objects_held(), held0);
+		KTEST_EXPECT_EQ(t, nr_free_pages(), free0);
+		KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+		if (!hit)
+			break;
+	}
+	local_irq_restore(flags);
+	ktest_info(t, "creation makes %lu page allocations here; each one failing was clean",
+		   n - 1);
+	KTEST_EXPECT_GE(t, n - 1, 2UL);		/* the struct's slab and the arrays' */
+}
+
+/*
+ * A new slab whose off-slab descriptor cannot be had: the slab's pages go
+ * back, the allocation returns NULL, and the cache is as it was.
+ */
+static void grow_failure_gives_pages_back(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_grow_fail", PAGE_SIZE / 4, 0, 0,
+						 NULL, NULL);
+	unsigned long flags, free0, n;
+	void **descs_held, *p;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_ASSERT_TRUE(t, OFF_SLAB(c));
+	local_irq_save(flags);
+	descs_held = use_up_free_objects(c->slabp_cache);
+	free0 = nr_free_pages();
+	for (n = 1; n <= 2; n++) {		/* the slab's pages, then the descriptor's */
+		page_alloc_fail_nth(n);
+		p = kmem_cache_alloc(c, GFP_ATOMIC);
+		KTEST_EXPECT_EQ(t, page_alloc_fail_countdown, 0UL);
+		page_alloc_fail_nth(0);
+		KTEST_EXPECT_NULL(t, p);
+		KTEST_EXPECT_EQ(t, nr_free_pages(), free0);
+		KTEST_EXPECT_EQ(t, c->num_slabs, 0UL);
+		KTEST_EXPECT_EQ(t, cpu_cache(c)->avail, 0u);
+		KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+		kmem_cache_free(c, p);
+	}
+	p = kmem_cache_alloc(c, GFP_ATOMIC);	/* and then it works */
+	KTEST_EXPECT_NOT_NULL(t, p);
+	kmem_cache_free(c, p);
+	give_back(c->slabp_cache, descs_held);
+	local_irq_restore(flags);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 }
 
@@ -853,6 +1011,9 @@ static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(owner_found_from_page),
 	KTEST_CASE(bad_frees_change_nothing),
 	KTEST_CASE(internal_objects_refused),
+	KTEST_CASE(injected_page_failure),
+	KTEST_CASE(create_failure_leaks_nothing),
+	KTEST_CASE(grow_failure_gives_pages_back),
 	KTEST_CASE(validator_finds_corruption),
 	{}
 };
