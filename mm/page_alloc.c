@@ -45,6 +45,7 @@ static unsigned long reserve_pages;		/* left to __GFP_HIGH callers */
 static unsigned long failure_count;		/* allocation failures, for the report */
 unsigned long page_bad_free_count;		/* bad frees reported (tests check it) */
 unsigned long page_poison_errors;		/* poison mismatches found */
+unsigned long page_alloc_fail_countdown;	/* see page_alloc_fail_nth() */
 
 /* ---- pfn, page and address conversions ------------------------------- */
 
@@ -191,6 +192,13 @@ static void report_failure(gfp_t gfp, unsigned int order)
 			failure_count == 5 ? " (further failures not reported)" : "");
 }
 
+/* Is this the allocation page_alloc_fail_nth() asked to fail?  zone_lock held. */
+static int injected_failure(void)
+{
+	return IS_ENABLED(CONFIG_SELFTEST) && page_alloc_fail_countdown &&
+	       !--page_alloc_fail_countdown;
+}
+
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
 	struct page *page = NULL;
@@ -203,7 +211,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	}
 	keep = (gfp & __GFP_HIGH) ? 0 : reserve_pages;
 	spin_lock_irqsave(&zone_lock, flags);
-	if (free_page_count >= (1UL << order) + keep)
+	if (!injected_failure() && free_page_count >= (1UL << order) + keep)
 		page = buddy_take(order);
 	if (page) {
 		page->flags |= PG_head;

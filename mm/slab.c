@@ -1,14 +1,18 @@
 /* slab.c - SLAB, the object-caching allocator after Bonwick (CONFIG_SLAB).
  *
  * A cache hands out objects of one size, kept in slabs: blocks of 2^order
- * pages, the order chosen so that the tail a slab cannot use stays within
- * 1/8 of it.  A slab starts with a colour offset (a multiple of the cache
+ * pages, the smallest order that holds an object, grown (as Linux 2.6 did)
+ * only up to slab_break_order, 0 or 1, while the tail a slab cannot use is
+ * more than 1/8 of it: large orders are what a fragmented page allocator
+ * cannot give.  A slab starts with a colour offset (a multiple of the cache
  * line that differs between successive slabs, so that objects at the same
  * index of different slabs use different cache lines), then its descriptor
  * (struct slab and one kmem_bufctl_t per object) unless objects are large:
  * then the descriptor comes from a general cache.  A free object's bufctl
  * entry links it to the next free one; an object out of the slab has its
- * state there instead (held by a caller, or in an array cache).  Every
+ * state there instead (held by a caller, in an array cache, or by the
+ * allocator itself: a struct kmem_cache, an off-slab descriptor or an array
+ * cache, which kfree() must refuse like any other bad pointer).  Every
  * page of a slab points to its cache and slab (PG_slab), so the cache,
  * slab and index of any object are found in O(1).  Each cache keeps its
  * slabs on three lists (full, partial, free) under its own spinlock.
@@ -60,6 +64,8 @@ unsigned long large_block_pages;
 
 unsigned long slab_reap_passes;
 static struct timer_list reap_timer;
+unsigned int slab_break_order;
+unsigned long slab_zero_ctor_refusals;
 
 /* Until kmalloc() works, caches get static one-entry magazines. */
 #define BOOT_CPUCACHE_ENTRIES	1
@@ -93,20 +99,23 @@ static unsigned int cache_estimate(unsigned int order, size_t size, size_t align
 	return (unsigned int)num;
 }
 
-/* Sets gfporder and num: the smallest order holding an object that wastes
- * at most 1/8, or SLAB_MAX_ORDER (more if one object needs it).  *left
- * gets the waste.  Returns -1 if no order holds an object. */
+/* Sets gfporder and num: the smallest order that holds an object, then
+ * larger ones only while below slab_break_order and wasting more than 1/8.
+ * *left gets the waste.  Returns -1 if no order holds an object. */
 static int calculate_slab_order(struct kmem_cache *c, size_t *left)
 {
-	unsigned int order;
+	unsigned int order, num;
+	size_t waste;
 
 	c->num = 0;
 	for (order = 0; order < MAX_ORDER; order++) {
-		c->num = cache_estimate(order, c->buffer_size, c->align, !OFF_SLAB(c), left);
-		if (!c->num)
+		num = cache_estimate(order, c->buffer_size, c->align, !OFF_SLAB(c), &waste);
+		if (!num)
 			continue;
+		c->num = num;
 		c->gfporder = order;
-		if (*left * 8 <= (PAGE_SIZE << order) || order >= SLAB_MAX_ORDER)
+		*left = waste;
+		if (order >= slab_break_order || waste * 8 <= (PAGE_SIZE << order))
 			break;
 	}
 	return c->num ? 0 : -1;
@@ -253,9 +262,8 @@ static void free_slabs_locked(struct kmem_cache *c, unsigned int keep, struct li
 /* ---- slabs ------------------------------------------------------------------- */
 
 /* Off-slab descriptors come from (and go back to) a general cache. */
-static void *cache_alloc(struct kmem_cache *c, gfp_t flags);
-static int cache_free_checked(struct kmem_cache *c, const void *objp, const char *fn,
-			      void *caller);
+static void *internal_alloc(struct kmem_cache *c, gfp_t flags);
+static void internal_free(struct kmem_cache *c, const void *objp);
 
 /* The descriptor of a new slab at addr coloured by colour_off bytes: after
  * the colour, or from the descriptor cache.  NULL if out of memory. */
@@ -265,7 +273,7 @@ static struct slab *alloc_slabmgmt(struct kmem_cache *c, void *addr, size_t colo
 	struct slab *slabp;
 
 	if (OFF_SLAB(c)) {
-		slabp = cache_alloc(c->slabp_cache, flags & ~__GFP_ZERO);
+		slabp = internal_alloc(c->slabp_cache, flags & ~__GFP_ZERO);
 		if (!slabp)
 			return NULL;
 	} else {
@@ -361,7 +369,7 @@ static void slab_destroy(struct kmem_cache *c, struct slab *slabp)
 	slab_map_pages(page, c->gfporder, NULL, NULL);
 	__free_pages(page, c->gfporder);	/* an on-slab slabp is gone now */
 	if (OFF_SLAB(c))
-		cache_free_checked(c->slabp_cache, slabp, "slab_destroy", NULL);
+		internal_free(c->slabp_cache, slabp);
 }
 
 /* Destroys the slabs on list; returns how many.  c->lock not held. */
@@ -404,9 +412,10 @@ static void *cache_alloc_refill(struct kmem_cache *c, gfp_t flags)
 	}
 }
 
-/* An object of c for a caller (state ACTIVE), or NULL.  Any context: the
- * array cache is used with interrupts off and no lock (UP: one CPU). */
-static void *cache_alloc(struct kmem_cache *c, gfp_t flags)
+/* An object of c in the given state (ACTIVE: for a caller, INTERNAL: for
+ * the allocator), or NULL.  Any context: the array cache is used with
+ * interrupts off and no lock (UP: one CPU). */
+static void *cache_alloc(struct kmem_cache *c, gfp_t flags, kmem_bufctl_t state)
 {
 	struct array_cache *ac;
 	unsigned long save;
@@ -417,7 +426,7 @@ static void *cache_alloc(struct kmem_cache *c, gfp_t flags)
 	ac->touched = 1;
 	objp = likely(ac->avail) ? ac->entry[--ac->avail] : cache_alloc_refill(c, flags);
 	if (objp)
-		obj_set_state(c, objp, BUFCTL_ACTIVE);
+		obj_set_state(c, objp, state);
 	local_irq_restore(save);
 	if (!objp)
 		return NULL;
@@ -427,10 +436,11 @@ static void *cache_alloc(struct kmem_cache *c, gfp_t flags)
 	return objp;
 }
 
-/* Why objp on page cannot be freed into c, or NULL if it can (the start of
- * an object of c held by a caller). */
+/* Why objp on page cannot be freed into c, or NULL if it can: the start
+ * of an object of c in state want (ACTIVE from callers, INTERNAL from the
+ * allocator itself). */
 static const char *cache_free_check(struct kmem_cache *c, const struct page *page,
-				    const void *objp)
+				    const void *objp, kmem_bufctl_t want)
 {
 	const kmem_bufctl_t *state;
 
@@ -441,11 +451,15 @@ static const char *cache_free_check(struct kmem_cache *c, const struct page *pag
 	state = obj_bufctl(c, page, objp);
 	if (!state)
 		return "not the start of an object";
+	if (*state == want)
+		return NULL;
+	if (*state == BUFCTL_INTERNAL)
+		return "the allocator's own object (a cache, descriptor or array cache)";
+	if (*state == BUFCTL_ACTIVE)
+		return "not the allocator's own object";
 	if (*state == BUFCTL_CACHED)
 		return "double free (the object is in the array cache already)";
-	if (*state != BUFCTL_ACTIVE)
-		return "double free (the object is on its slab's free list)";
-	return NULL;
+	return "double free (the object is on its slab's free list)";
 }
 
 /* Pushes a just-CACHED object on this CPU's array cache, flushing
@@ -464,10 +478,10 @@ static void __cache_free(struct kmem_cache *c, void *objp)
 	ac->entry[ac->avail++] = objp;
 }
 
-/* Frees objp into c (NULL: the cache owning it) if it is a live object
- * there, else reports it (fn, caller) and returns 0.  Any context. */
-static int cache_free_checked(struct kmem_cache *c, const void *objp, const char *fn,
-			      void *caller)
+/* Frees objp into c (NULL: the cache owning it) if it is an object there
+ * in state want, else reports it (fn, caller) and returns 0.  Any context. */
+static int cache_free_checked(struct kmem_cache *c, const void *objp, kmem_bufctl_t want,
+			      const char *fn, void *caller)
 {
 	struct page *page = virt_to_page(objp);
 	const char *why;
@@ -476,7 +490,7 @@ static int cache_free_checked(struct kmem_cache *c, const void *objp, const char
 	local_irq_save(save);
 	if (!c && page)
 		c = page->slab_cache;
-	why = cache_free_check(c, page, objp);
+	why = cache_free_check(c, page, objp, want);
 	if (!why) {
 		kmem_mark_freed(objp, c->obj_size);
 		obj_set_state(c, objp, BUFCTL_CACHED);
@@ -488,17 +502,48 @@ static int cache_free_checked(struct kmem_cache *c, const void *objp, const char
 	return !why;
 }
 
+/* An object of c (NULL: the general cache for size) for the allocator's
+ * own use, which kfree() refuses.  NULL if out of memory.  Any context. */
+static void *internal_alloc(struct kmem_cache *c, gfp_t flags)
+{
+	return c ? cache_alloc(c, flags, BUFCTL_INTERNAL) : NULL;
+}
+
+/* Gives back an object from internal_alloc() (c NULL: its own cache);
+ * not inlined, so that a report names the caller inside the allocator. */
+static noinline void internal_free(struct kmem_cache *c, const void *objp)
+{
+	cache_free_checked(c, objp, BUFCTL_INTERNAL, "slab internal free",
+			   __builtin_return_address(0));
+}
+
+/* A constructed object zeroed would go back unconstructed: refused, as
+ * Linux refuses it.  Returns 1 (and reports it) if flags ask for that. */
+static int zero_with_ctor(struct kmem_cache *c, gfp_t flags)
+{
+	if (likely(!(flags & __GFP_ZERO) || !c->ctor))
+		return 0;
+	slab_zero_ctor_refusals++;
+	pr_err("kmem_cache_alloc: __GFP_ZERO on cache %s, which has a constructor: refused\n",
+	       c->name);
+	return 1;
+}
+
 void *kmem_cache_alloc(struct kmem_cache *c, gfp_t flags)
 {
-	void *objp = cache_alloc(c, flags);
+	void *objp;
 
+	if (zero_with_ctor(c, flags))
+		return NULL;
+	objp = cache_alloc(c, flags, BUFCTL_ACTIVE);
 	kmem_debug_validate("kmem_cache_alloc", objp);
 	return objp;
 }
 
 void kmem_cache_free(struct kmem_cache *c, void *objp)
 {
-	if (objp && cache_free_checked(c, objp, "kmem_cache_free", __builtin_return_address(0)))
+	if (objp && cache_free_checked(c, objp, BUFCTL_ACTIVE, "kmem_cache_free",
+				       __builtin_return_address(0)))
 		kmem_debug_validate("kmem_cache_free", objp);
 }
 
@@ -571,7 +616,7 @@ void *kmalloc(size_t size, gfp_t flags)
 	if (!size)
 		return ZERO_SIZE_PTR;
 	c = kmem_find_general_cachep(size);
-	objp = c ? cache_alloc(c, flags) : kmalloc_large(size, flags);
+	objp = c ? cache_alloc(c, flags, BUFCTL_ACTIVE) : kmalloc_large(size, flags);
 	kmem_debug_validate("kmalloc", objp);
 	return objp;
 }
@@ -586,7 +631,7 @@ void kfree(const void *objp)
 		return;
 	page = virt_to_page(objp);
 	if (page && (page->flags & PG_slab))
-		ok = cache_free_checked(NULL, objp, "kfree", caller);
+		ok = cache_free_checked(NULL, objp, BUFCTL_ACTIVE, "kfree", caller);
 	else
 		ok = kfree_large(page, objp, caller);
 	if (ok)
@@ -600,7 +645,8 @@ size_t ksize(const void *objp)
 	if (ZERO_OR_NULL_PTR(objp))
 		return 0;
 	page = virt_to_page(objp);
-	if (page && (page->flags & PG_slab) && !cache_free_check(page->slab_cache, page, objp))
+	if (page && (page->flags & PG_slab) &&
+	    !cache_free_check(page->slab_cache, page, objp, BUFCTL_ACTIVE))
 		return ((struct kmem_cache *)page->slab_cache)->obj_size;
 	if (page && (page->flags & PG_bigblock) && objp == page_address(page))
 		return PAGE_SIZE << page->order;
@@ -629,8 +675,9 @@ static void setup_boot_arrays(struct kmem_cache *c)
 	cache_set_tunables(c, BOOT_CPUCACHE_ENTRIES, BOOT_CPUCACHE_ENTRIES);
 }
 
-/* Gives c array caches of limit entries from kmalloc(), emptying its static
- * boot ones.  Returns 0, or -1 (c unchanged) if out of memory. */
+/* Gives c array caches of limit entries from the general caches (internal
+ * objects), emptying its static boot ones.  Returns 0, or -1 (c unchanged)
+ * if out of memory. */
 static int do_tune_cpucache(struct kmem_cache *c, unsigned int limit, unsigned int batch)
 {
 	struct array_cache *new[NR_CPUS], *old;
@@ -639,10 +686,11 @@ static int do_tune_cpucache(struct kmem_cache *c, unsigned int limit, unsigned i
 	LIST_HEAD(dead);
 
 	for (cpu = 0; cpu < NR_CPUS; cpu++) {
-		new[cpu] = kmalloc(sizeof(struct array_cache) + limit * sizeof(void *), GFP_KERNEL);
+		new[cpu] = internal_alloc(kmem_find_general_cachep(sizeof(struct array_cache) +
+								  limit * sizeof(void *)), GFP_KERNEL);
 		if (!new[cpu]) {
 			while (cpu--)
-				kfree(new[cpu]);
+				internal_free(NULL, new[cpu]);
 			return -1;
 		}
 		*new[cpu] = (struct array_cache){ .limit = limit, .batchcount = batch };
@@ -715,9 +763,9 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 
 	if (name && size && size <= max_slab && align <= max_slab &&
 	    (!align || is_power_of_2(align)))
-		c = cache_alloc(&cache_cache, GFP_KERNEL | __GFP_ZERO);
+		c = internal_alloc(&cache_cache, GFP_KERNEL | __GFP_ZERO);
 	if (c && cache_init(c, name, size, align, flags, ctor, dtor)) {
-		cache_free_checked(&cache_cache, c, "kmem_cache_create", NULL);
+		internal_free(&cache_cache, c);
 		c = NULL;
 	}
 	if (!c) {
@@ -794,8 +842,9 @@ int kmem_cache_destroy(struct kmem_cache *c)
 	__cache_shrink(c);
 	WARN_ON(c->num_slabs);
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		kfree(c->array[cpu]);
-	kmem_cache_free(&cache_cache, c);
+		internal_free(NULL, c->array[cpu]);
+	internal_free(&cache_cache, c);
+	kmem_debug_validate("kmem_cache_destroy", NULL);
 	return 0;
 }
 
@@ -856,9 +905,11 @@ static void cache_reap(unsigned long unused)
  */
 void kmem_cache_init(void)
 {
+	unsigned long ram_pages = totalram_pages() + nr_reserved_pages();
 	struct kmem_cache *c;
 	unsigned int i;
 
+	slab_break_order = ram_pages > SLAB_BREAK_RAM_BYTES / PAGE_SIZE ? 1 : 0;
 	if (cache_init(&cache_cache, "kmem_cache", sizeof(struct kmem_cache), 0,
 		       SLAB_HWCACHE_ALIGN, NULL, NULL))
 		panic("SLAB: cannot lay out the cache of caches");
@@ -879,9 +930,9 @@ void kmem_cache_init(void)
 	list_for_each_entry(c, &cache_chain, next)	/* nothing else runs yet */
 		if (enable_cpucache(c))
 			panic("SLAB: no memory for the array cache of %s", c->name);
-	pr_info("SLAB: general caches of %zu to %zu bytes, slabs up to order %d, "
+	pr_info("SLAB: general caches of %zu to %zu bytes, slab order break %u, "
 		"%d-byte cache lines\n", malloc_sizes[0].cs_size, kmalloc_max_size,
-		SLAB_MAX_ORDER, L1_CACHE_BYTES);
+		slab_break_order, L1_CACHE_BYTES);
 }
 
 void kmem_cache_init_late(void)

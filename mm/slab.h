@@ -16,13 +16,16 @@
  * One entry per object, after the slab descriptor.  A free object's entry
  * holds the index of the next free object (BUFCTL_END ends the chain); an
  * object out of the slab holds its state, so a bad free is caught in O(1).
+ * The allocator's own objects (struct kmem_cache, off-slab descriptors,
+ * array caches) are INTERNAL: kfree() and kmem_cache_free() refuse them.
  */
 typedef unsigned int kmem_bufctl_t;
 #define BUFCTL_END	((kmem_bufctl_t)~0U)	/* last free object */
 #define BUFCTL_ACTIVE	((kmem_bufctl_t)~1U)	/* held by a caller */
 #define BUFCTL_CACHED	((kmem_bufctl_t)~2U)	/* sitting in an array cache */
-#define BUFCTL_MARK	((kmem_bufctl_t)~3U)	/* only inside kmem_validate() */
-#define SLAB_LIMIT	((kmem_bufctl_t)~4U)	/* more objects per slab than this: never */
+#define BUFCTL_INTERNAL	((kmem_bufctl_t)~3U)	/* held by the allocator itself */
+#define BUFCTL_MARK	((kmem_bufctl_t)~4U)	/* only inside kmem_validate() */
+#define SLAB_LIMIT	((kmem_bufctl_t)~5U)	/* more objects per slab than this: never */
 
 /* Slab descriptor, at the start of the slab (after the colour) or off-slab. */
 struct slab {
@@ -56,8 +59,8 @@ struct array_cache {
 #define CFLGS_OFF_SLAB		0x80000000UL
 #define OFF_SLAB(c)		((c)->flags & CFLGS_OFF_SLAB)
 
-/* Largest order chosen to meet the 1/8 waste bound (more only to fit one object). */
-#define SLAB_MAX_ORDER		5
+/* RAM above which slabs may grow to order 1 to meet the 1/8 waste bound. */
+#define SLAB_BREAK_RAM_BYTES	(32UL << 20)
 /* Objects this large (padded) get their descriptors off the slab. */
 #define OFF_SLAB_MIN_SIZE	(PAGE_SIZE >> 3)
 /* The reaper runs this often. */
@@ -117,6 +120,15 @@ extern spinlock_t large_block_lock;	/* large_blocks, large_block_pages, PG_bigbl
 extern unsigned long large_block_pages;
 
 extern unsigned long slab_reap_passes;	/* completed reaper passes */
+
+/* A slab grows past the smallest order that holds one object only while
+ * below this order and wasting more than 1/8 (Linux 2.6's
+ * slab_break_gfp_order): 0, or 1 with more than SLAB_BREAK_RAM_BYTES of
+ * RAM.  Set at boot; read when a cache is created. */
+extern unsigned int slab_break_order;
+
+/* kmem_cache_alloc() calls refused: __GFP_ZERO on a cache with a constructor. */
+extern unsigned long slab_zero_ctor_refusals;
 
 static inline struct array_cache *cpu_cache(struct kmem_cache *c)
 {

@@ -73,17 +73,20 @@ struct cache_walk {
 };
 
 /* Is the descriptor address plausible: inside its slab (on-slab) or an
- * object page of the descriptor cache (off-slab)?  Checked before any
- * dereference, so a wild list pointer is reported instead of followed. */
+ * internal object of the descriptor cache (off-slab)?  Checked before any
+ * dereference, so a wild list pointer is reported instead of followed.
+ * (The descriptor cache's lock is not held: only the state word is read.) */
 static int slab_pointer_valid(struct kmem_cache *c, const struct slab *slabp)
 {
 	const struct page *page = virt_to_page(slabp);
+	const kmem_bufctl_t *state;
 
 	if (!page || !(page->flags & PG_slab))
 		return 0;
-	if (OFF_SLAB(c))
-		return page->slab_cache == c->slabp_cache;
-	return page->slab_cache == c && page->slab == slabp;
+	if (!OFF_SLAB(c))
+		return page->slab_cache == c && page->slab == slabp;
+	state = obj_bufctl(c->slabp_cache, page, slabp);
+	return state && *state == BUFCTL_INTERNAL;
 }
 
 /* Checks the flags and back pointers of the slab's pages, and where its
@@ -115,7 +118,8 @@ static int validate_slab_pages(struct kmem_cache *c, struct slab *slabp)
 }
 
 /* Checks the free chain (exactly num - inuse entries, in range, no loop)
- * and that the other objects are held or cached; counts them into w. */
+ * and that the other objects are held (by callers or the allocator itself)
+ * or cached; counts them into w. */
 static int validate_slab_objects(struct kmem_cache *c, struct slab *slabp,
 				 struct cache_walk *w)
 {
@@ -135,7 +139,7 @@ static int validate_slab_objects(struct kmem_cache *c, struct slab *slabp,
 		}
 	}
 	for (i = 0; i < c->num; i++) {
-		active += bufctl[i] == BUFCTL_ACTIVE;
+		active += bufctl[i] == BUFCTL_ACTIVE || bufctl[i] == BUFCTL_INTERNAL;
 		cached += bufctl[i] == BUFCTL_CACHED;
 	}
 	if (nfree != c->num - slabp->inuse || active + cached != slabp->inuse)

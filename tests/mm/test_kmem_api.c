@@ -745,6 +745,7 @@ static void wrong_cache_frees_are_reported(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, k);
 	fill(b, 96);
 	fill(k, 32);
+	ktest_expect_reports(t, 6);			/* the six bad calls below */
 	kmem_cache_free(large, a[3]);		/* a 32-byte object as a 96-byte one */
 	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 1);
 	kmem_cache_free(small, b);		/* a 96-byte object as a 32-byte one */
@@ -805,6 +806,7 @@ static void page_sized_cache_refuses_foreign_pages(struct ktest *t)
 	fill(big, PAGE_SIZE);
 	dtor_runs = 0;
 	kmem_get_stats(&before);
+	ktest_expect_reports(t, 3);			/* the three foreign frees below */
 	kmem_cache_free(c, big);
 	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 1);
 	kmem_cache_free(c, (void *)page);
@@ -840,6 +842,7 @@ static void kfree_reads_no_header_it_cannot_trust(struct ktest *t)
 	obj = kmem_cache_alloc(c, GFP_KERNEL);
 	KTEST_ASSERT_NOT_NULL(t, obj);
 	KTEST_EXPECT_EQ(t, (uintptr_t)obj % PAGE_SIZE, 0u);
+	ktest_expect_reports(t, 4);			/* ksize() and kfree() of each */
 	KTEST_EXPECT_EQ(t, ksize(obj), 0u);
 	kfree(obj);
 	KTEST_EXPECT_EQ(t, ksize((void *)page), 0u);
@@ -901,6 +904,7 @@ static void cache_destroyed_twice_is_reported(struct ktest *t)
 
 	KTEST_ASSERT_NOT_NULL(t, c);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	ktest_expect_reports(t, 1);			/* the second destroy */
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), -1);
 	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 1);
 }
@@ -934,6 +938,7 @@ static void special_pointers(struct ktest *t)
 	kfree(ZERO_SIZE_PTR);
 	kmem_cache_free(c, NULL);
 	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad);
+	ktest_expect_reports(t, 2);			/* ZERO_SIZE_PTR to a cache, and krealloc() */
 	kmem_cache_free(c, ZERO_SIZE_PTR);
 	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 1);
 	KTEST_EXPECT_NULL(t, krealloc(stack_buf, 100, GFP_KERNEL));
@@ -1039,6 +1044,7 @@ static void tiny_cache_objects(struct ktest *t)
 			memset(obj[i][j], (int)(i * 16 + j), i + 1);
 		}
 	}
+	ktest_expect_reports(t, 1);			/* kfree() of a cache object */
 	kfree(obj[3][5]);
 	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 1);
 	for (i = 0; i < 8; i++)
@@ -1079,6 +1085,27 @@ static void cache_alignment_above_a_page(struct ktest *t)
 	}
 }
 
+/* A cache belongs to the allocator, whatever memory it lives in: kfree()
+ * of one is reported and changes nothing; the cache goes on working. */
+static void kfree_of_a_cache_is_refused(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_kfree_cache", 48, 0, 0, NULL, NULL);
+	unsigned long bad = kmem_bad_free_count;
+	void *p;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	ktest_expect_reports(t, 2);			/* kfree() and ksize() of the cache */
+	kfree(c);
+	KTEST_ASSERT_EQ(t, kmem_bad_free_count, bad + 1);	/* accepted: stop here */
+	KTEST_EXPECT_EQ(t, ksize(c), 0u);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	p = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_EXPECT_NOT_NULL(t, p);
+	kmem_cache_free(c, p);
+	KTEST_EXPECT_STREQ(t, kmem_cache_name(c), "test_kfree_cache");
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
 static const struct ktest_case kmem_api_cases[] = {
 	KTEST_CASE(kmalloc_sizes),
 	KTEST_CASE(ksize_is_usable),
@@ -1113,6 +1140,7 @@ static const struct ktest_case kmem_api_cases[] = {
 	KTEST_CASE(constructors_when_memory_runs_out),
 	KTEST_CASE(tiny_cache_objects),
 	KTEST_CASE(cache_alignment_above_a_page),
+	KTEST_CASE(kfree_of_a_cache_is_refused),
 	{}
 };
 

@@ -1,11 +1,14 @@
 /* test_slab.c - self-tests specific to SLAB (mm/slab.c).
  *
- * Slab layout (the 1/8 waste rule, descriptors on or off the slab,
- * colouring), object caching (constructor once per object, destructor at
- * slab destruction), the per-CPU array caches and their batches, the reap
- * timer and kmem_cache_shrink(), the slabinfo counters, the kmalloc size
- * classes and large blocks, and O(1) bad-free detection.  These look
- * inside the caches through mm/slab.h.
+ * Slab layout (orders as Linux 2.6 chose them, also on a fragmented page
+ * allocator; descriptors on or off the slab, colouring), object caching
+ * (constructor once per object, destructor at slab destruction, no
+ * __GFP_ZERO on constructed objects), the per-CPU array caches and their
+ * batches, the reap timer and kmem_cache_shrink(), the slabinfo counters,
+ * the kmalloc size classes and large blocks, O(1) bad-free detection (the
+ * allocator's own objects included), and the failure paths, reached by
+ * making page allocations fail.  These look inside the caches through
+ * mm/slab.h.
  */
 #include <tiny/kernel.h>
 #include <tiny/irqflags.h>
@@ -61,11 +64,13 @@ static unsigned int estimate(size_t bytes, size_t bs, size_t align, int on_slab,
 
 /* ---- layout --------------------------------------------------------------- */
 
-static void check_layout(struct ktest *t, struct kmem_cache *c)
+/* Checks c's layout; its order must be the smallest that holds an object,
+ * grown only below break_order while more than 1/8 is wasted. */
+static void check_layout(struct ktest *t, struct kmem_cache *c, unsigned int break_order)
 {
 	size_t bytes = slab_bytes(c), used = c->num * c->buffer_size + on_slab_mgmt(c), left, m;
 	int initially_on_slab = c->buffer_size < OFF_SLAB_MIN_SIZE;
-	unsigned int o, first_fit = MAX_ORDER;
+	unsigned int o;
 
 	KTEST_ASSERT_LE(t, used, bytes);
 	left = bytes - used;
@@ -75,20 +80,17 @@ static void check_layout(struct ktest *t, struct kmem_cache *c)
 			sizeof(struct slab) + c->num * sizeof(kmem_bufctl_t) : m);
 	KTEST_EXPECT_EQ(t, c->colour, left / c->colour_off);
 	KTEST_EXPECT_EQ(t, c->colour_off, max_t(size_t, L1_CACHE_BYTES, c->align));
-	/* the smallest order within the 1/8 bound, unless capped */
+	/* each smaller order holds nothing, or is below the break and too wasteful */
 	for (o = 0; o < c->gfporder; o++) {
 		size_t b = PAGE_SIZE << o;
 		unsigned int n = estimate(b, c->buffer_size, c->align, initially_on_slab, &m);
 
-		if (n && first_fit == MAX_ORDER)
-			first_fit = o;
-		KTEST_EXPECT_TRUE(t, !n || (b - n * c->buffer_size - m) * 8 > b);
+		KTEST_EXPECT_TRUE(t, !n || (o < break_order && (b - n * c->buffer_size - m) * 8 > b));
 	}
-	if (first_fit == MAX_ORDER)
-		first_fit = c->gfporder;
-	if (c->gfporder < max_t(unsigned int, SLAB_MAX_ORDER, first_fit))
+	/* below the break, growth stops within the 1/8 bound */
+	if (c->gfporder < break_order && c->gfporder + 1 < MAX_ORDER)
 		KTEST_EXPECT_LE(t, left * 8, bytes);
-	ktest_info(t, "%6zu bytes: order %u, %3u objects, %4zu bytes left, %2u colours, %s",
+	ktest_info(t, "%6zu bytes: order %u, %3u objects, %5zu bytes left, %2u colours, %s",
 		   c->buffer_size, c->gfporder, c->num, left, c->colour,
 		   OFF_SLAB(c) ? "off-slab" : "on-slab");
 }
@@ -99,18 +101,120 @@ static void order_follows_waste_rule(struct ktest *t)
 		8, 24, 40, 100, 200, 333, 450, 500, 700, 1000, 1100, 1500, 2000, 3000,
 		PAGE_SIZE - 100, PAGE_SIZE + 8, 5000, 9000, 20000, 40000, 70000, 200000,
 	};
-	unsigned int i;
+	unsigned long ram_pages = totalram_pages() + nr_reserved_pages();
+	unsigned int i, boot_break = slab_break_order, b;
 
-	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
-		struct kmem_cache *c = kmem_cache_create("test_order", sizes[i], 0, 0, NULL, NULL);
+	KTEST_EXPECT_EQ(t, boot_break, ram_pages > (32UL << 20) / PAGE_SIZE ? 1u : 0u);
+	for (b = 0; b <= 1; b++) {		/* Linux's two break orders */
+		ktest_info(t, "break order %u%s:", b, b == boot_break ? " (this machine's)" : "");
+		slab_break_order = b;		/* read when a cache is created */
+		for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+			struct kmem_cache *c = kmem_cache_create("test_order", sizes[i], 0, 0,
+								 NULL, NULL);
 
-		KTEST_ASSERT_NOT_NULL(t, c);
-		check_layout(t, c);
-		KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+			KTEST_EXPECT_NOT_NULL(t, c);
+			if (!c)
+				continue;
+			check_layout(t, c, b);
+			KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+		}
 	}
+	slab_break_order = boot_break;
 	for (i = 0; i < nr_malloc_sizes; i++)
 		if (malloc_sizes[i].cs_cachep)
-			check_layout(t, malloc_sizes[i].cs_cachep);
+			check_layout(t, malloc_sizes[i].cs_cachep, boot_break);
+}
+
+/* Takes every free page, in blocks of the given order where it can and in
+ * smaller ones where it cannot, then gives back every other block of that
+ * order.  The buddy of each block given back is held, so nothing larger
+ * than order is free afterwards.  Returns the blocks held, chained through
+ * their first word (their order in the second), for unfragment().
+ * Interrupts off: nobody else may allocate or free meanwhile. */
+static void **fragment(unsigned int order)
+{
+	void **all = NULL, **held = NULL, **blk;
+	int o;
+
+	for (o = (int)order; o >= 0; o--) {
+		while ((blk = (void **)__get_free_pages(GFP_ATOMIC | __GFP_NOWARN,
+							(unsigned int)o))) {
+			blk[0] = all;
+			blk[1] = (void *)(uintptr_t)o;
+			all = blk;
+		}
+	}
+	while ((blk = all)) {
+		all = blk[0];
+		if ((uintptr_t)blk[1] == order && ((uintptr_t)blk >> (PAGE_SHIFT + order)) & 1) {
+			free_pages((unsigned long)(uintptr_t)blk, order);
+		} else {
+			blk[0] = held;
+			held = blk;
+		}
+	}
+	return held;
+}
+
+/* Frees the blocks fragment() kept. */
+static void unfragment(void **held)
+{
+	void **next;
+
+	for (; held; held = next) {
+		next = held[0];
+		free_pages((unsigned long)(uintptr_t)held, (unsigned int)(uintptr_t)held[1]);
+	}
+}
+
+/* Largest order with a free block (MAX_ORDER if none). */
+static unsigned int largest_free_order(void)
+{
+	struct buddy_snapshot snap;
+	unsigned int o;
+
+	page_alloc_snapshot(&snap);
+	for (o = MAX_ORDER; o-- > 0;)
+		if (snap.nr_free[o])
+			return o;
+	return MAX_ORDER;
+}
+
+/*
+ * With the page allocator fragmented into blocks just large enough for one
+ * object, a cache can still be created and allocate: it must not ask for a
+ * larger order than one object needs (with break order 0; on a machine
+ * with more RAM, order 1 suffices for these sizes).
+ */
+static void large_objects_fit_fragmented_memory(struct ktest *t)
+{
+	static const size_t sizes[] = { 9000, 40000 };
+	struct kmem_cache *c;
+	unsigned long flags, free;
+	unsigned int i, order;
+	void **held, *p;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		order = max(get_order(sizes[i]), slab_break_order);
+		local_irq_save(flags);
+		kmem_reclaim();
+		held = fragment(order);
+		free = nr_free_pages();
+		KTEST_EXPECT_EQ(t, largest_free_order(), order);
+		c = kmem_cache_create("test_fragmented", sizes[i], 0, 0, NULL, NULL);
+		p = c ? kmem_cache_alloc(c, GFP_ATOMIC) : NULL;
+		KTEST_EXPECT_NOT_NULL(t, c);
+		KTEST_EXPECT_NOT_NULL(t, p);
+		ktest_info(t, "%zu-byte objects, slabs of order %u, %lu pages free in blocks of "
+			   "order %u at most: %s", sizes[i], c ? c->gfporder : 0, free, order,
+			   p ? "allocated" : "FAILED");
+		if (c) {
+			kmem_cache_free(c, p);
+			KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+		}
+		unfragment(held);
+		local_irq_restore(flags);
+	}
 }
 
 /* Small objects keep their descriptor on the slab; large ones get it from
@@ -241,13 +345,61 @@ static void ctor_once_per_object(struct ktest *t)
 	pages = (unsigned long)kmem_cache_shrink(c);
 	KTEST_EXPECT_EQ(t, pages, slabs << c->gfporder);
 	KTEST_EXPECT_EQ(t, dtors, ctors);
-	p = kmem_cache_alloc(c, GFP_ATOMIC | __GFP_ZERO);	/* zeroed after it is taken */
+	p = kmem_cache_alloc(c, GFP_ATOMIC);			/* a new slab, constructed */
 	KTEST_ASSERT_NOT_NULL(t, p);
-	KTEST_EXPECT_EQ(t, p[0], 0u);
+	KTEST_EXPECT_EQ(t, p[0], OBJ_MAGIC);
 	KTEST_EXPECT_EQ(t, ctors, 4UL * c->num);
 	kmem_cache_free(c, p);
 	local_irq_restore(flags);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	KTEST_EXPECT_EQ(t, dtors, ctors);
+}
+
+/* Zeroing a constructed object would hand it out unconstructed (and the
+ * destructor would later run on it): refused, with a report, changing
+ * nothing.  Without a constructor __GFP_ZERO zeroes. */
+static void zeroing_constructed_object_refused(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_zero_ctor", PAGE_SIZE / 16, 0, 0,
+						 magic_ctor, count_dtor);
+	struct kmem_cache *plain = kmem_cache_create("test_zero", 64, 0, 0, NULL, NULL);
+	unsigned long flags, refused = slab_zero_ctor_refusals;
+	struct slab_counts before, after;
+	u32 *p, *q;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_ASSERT_NOT_NULL(t, plain);
+	ctors = dtors = 0;
+	local_irq_save(flags);
+	p = kmem_cache_alloc(c, GFP_ATOMIC);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	kmem_cache_free(c, p);
+	before = counts_of(c);
+	q = kmem_cache_alloc(c, GFP_ATOMIC | __GFP_ZERO);	/* "...: refused" */
+	after = counts_of(c);
+	KTEST_EXPECT_NULL(t, q);
+	KTEST_EXPECT_EQ(t, slab_zero_ctor_refusals, refused + 1);
+	KTEST_EXPECT_EQ(t, after.held, before.held);
+	KTEST_EXPECT_EQ(t, after.cached, before.cached);
+	q = kmem_cache_alloc(c, GFP_ATOMIC);
+	KTEST_ASSERT_NOT_NULL(t, q);
+	KTEST_EXPECT_PTR_EQ(t, q, p);
+	KTEST_EXPECT_EQ(t, q[0], OBJ_MAGIC);			/* still constructed */
+	KTEST_EXPECT_EQ(t, ctors, (unsigned long)c->num);
+	kmem_cache_free(c, q);
+
+	p = kmem_cache_alloc(plain, GFP_ATOMIC);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	memset(p, 0xa5, 64);
+	kmem_cache_free(plain, p);
+	q = kmem_cache_alloc(plain, GFP_ATOMIC | __GFP_ZERO);
+	KTEST_EXPECT_PTR_EQ(t, q, p);
+	KTEST_EXPECT_TRUE(t, q && !memchr_inv(q, 0, 64));
+	KTEST_EXPECT_EQ(t, slab_zero_ctor_refusals, refused + 1);
+	kmem_cache_free(plain, q);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(plain), 0);
 	KTEST_EXPECT_EQ(t, dtors, ctors);
 }
 
@@ -540,12 +692,14 @@ static void bad_frees_change_nothing(struct ktest *t)
 	struct kmem_cache *c = kmem_cache_create("test_badfree", 100, 0, 0, NULL, NULL);
 	struct kmem_cache *other = kmem_cache_create("test_other", 100, 0, 0, NULL, NULL);
 	unsigned long flags, bad = kmem_bad_free_count, free_objects;
+	void *page = (void *)__get_free_page(GFP_KERNEL);
 	struct slab *slabp;
 	unsigned int avail;
 	char *a, *b;
 
 	KTEST_ASSERT_NOT_NULL(t, c);
 	KTEST_ASSERT_NOT_NULL(t, other);
+	KTEST_ASSERT_NOT_NULL(t, page);
 	local_irq_save(flags);
 	a = kmem_cache_alloc(c, GFP_ATOMIC);
 	b = kmem_cache_alloc(c, GFP_ATOMIC);
@@ -566,6 +720,9 @@ static void bad_frees_change_nothing(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 5);
 	kfree((char *)slabp->s_mem - 1);		/* the slab's descriptor */
 	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 6);
+	kmem_cache_free(c, page);			/* "not a slab object" */
+	kmem_cache_free(c, &page);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 8);
 	KTEST_EXPECT_EQ(t, cpu_cache(c)->avail, avail);
 	KTEST_EXPECT_EQ(t, c->free_objects, free_objects);
 	KTEST_EXPECT_EQ(t, slab_bufctl(slabp)[obj_to_index(c, slabp, b)], BUFCTL_ACTIVE);
@@ -574,13 +731,219 @@ static void bad_frees_change_nothing(struct ktest *t)
 
 	kmem_cache_shrink(c);				/* a back on its slab's free chain */
 	kmem_cache_free(c, a);
-	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 7);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 9);
 	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
 	kmem_cache_free(c, b);				/* still fine */
-	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 7);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 9);
 	local_irq_restore(flags);
+	free_pages((unsigned long)(uintptr_t)page, 0);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(other), 0);
+}
+
+/* The allocator's own objects (a cache, an off-slab descriptor, an array
+ * cache) are live general-cache objects, but not the caller's to free:
+ * each such free is reported and changes nothing. */
+static void internal_objects_refused(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_internal", PAGE_SIZE / 4, 0, 0, NULL, NULL);
+	unsigned long flags, bad = kmem_bad_free_count;
+	struct array_cache *ac;
+	kmem_bufctl_t *state;
+	struct slab *slabp;
+	void *p;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_ASSERT_TRUE(t, OFF_SLAB(c));
+	p = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	slabp = virt_to_page(p)->slab;
+	ac = cpu_cache(c);
+	KTEST_ASSERT_TRUE(t, virt_to_page(c)->slab_cache == &cache_cache);
+	KTEST_ASSERT_TRUE(t, virt_to_page(slabp)->slab_cache == c->slabp_cache);
+	KTEST_ASSERT_TRUE(t, virt_to_page(ac)->flags & PG_slab);	/* from a general cache */
+
+	/* each checked at once: an accepted free would corrupt the allocator */
+	kfree(c);				/* "the allocator's own object" */
+	KTEST_ASSERT_EQ(t, kmem_bad_free_count, bad + 1);
+	kmem_cache_free(&cache_cache, c);
+	KTEST_ASSERT_EQ(t, kmem_bad_free_count, bad + 2);
+	kfree(slabp);
+	KTEST_ASSERT_EQ(t, kmem_bad_free_count, bad + 3);
+	kmem_cache_free(c->slabp_cache, slabp);
+	KTEST_ASSERT_EQ(t, kmem_bad_free_count, bad + 4);
+	kfree(ac);
+	KTEST_ASSERT_EQ(t, kmem_bad_free_count, bad + 5);
+	KTEST_EXPECT_EQ(t, ksize(c), 0u);
+	KTEST_EXPECT_EQ(t, ksize(slabp), 0u);
+	KTEST_EXPECT_EQ(t, ksize(ac), 0u);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	state = obj_bufctl(c->slabp_cache, virt_to_page(slabp), slabp);
+	KTEST_ASSERT_NOT_NULL(t, state);
+	KTEST_EXPECT_EQ(t, *state, BUFCTL_INTERNAL);
+	local_irq_save(flags);			/* a descriptor that looks a caller's: */
+	*state = BUFCTL_ACTIVE;
+	KTEST_EXPECT_GT(t, kmem_validate(), 0);	/* the validator sees it */
+	*state = BUFCTL_INTERNAL;
+	local_irq_restore(flags);
+
+	kmem_cache_free(c, p);			/* the cache still works */
+	p = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_EXPECT_NOT_NULL(t, p);
+	kmem_cache_free(c, p);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 5);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* ---- failures (page allocations made to fail) ---------------------------------------- */
+
+/* Objects held in all caches, by callers or by the allocator itself. */
+static unsigned long objects_held(void)
+{
+	unsigned long flags, held = 0;
+	struct kmem_cache *c;
+
+	spin_lock_irqsave(&cache_chain_lock, flags);
+	list_for_each_entry(c, &cache_chain, next) {
+		struct slab_counts n;
+
+		spin_lock(&c->lock);
+		cache_get_counts(c, &n);
+		spin_unlock(&c->lock);
+		held += n.held;
+	}
+	spin_unlock_irqrestore(&cache_chain_lock, flags);
+	return held;
+}
+
+/* Takes objects of c until neither its array cache nor its slabs has a
+ * free one, so that its next allocation must grow it.  Returns them
+ * chained through their first word.  Interrupts off. */
+static void **use_up_free_objects(struct kmem_cache *c)
+{
+	void **chain = NULL, **p;
+
+	while (cpu_cache(c)->avail || c->free_objects) {
+		p = kmem_cache_alloc(c, GFP_ATOMIC);
+		if (!p)
+			break;
+		*p = chain;
+		chain = p;
+	}
+	return chain;
+}
+
+static void give_back(struct kmem_cache *c, void **chain)
+{
+	void **next;
+
+	for (; chain; chain = next) {
+		next = *chain;
+		kmem_cache_free(c, chain);
+	}
+}
+
+/* The hook itself: exactly the nth allocation from now fails. */
+static void injected_page_failure(struct ktest *t)
+{
+	struct page *page[4];
+	unsigned long flags;
+	unsigned int i;
+
+	local_irq_save(flags);
+	page_alloc_fail_nth(3);
+	for (i = 0; i < ARRAY_SIZE(page); i++)
+		page[i] = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 0);
+	KTEST_EXPECT_EQ(t, page_alloc_fail_countdown, 0UL);
+	local_irq_restore(flags);
+	for (i = 0; i < ARRAY_SIZE(page); i++) {
+		KTEST_EXPECT_TRUE(t, i == 2 ? !page[i] : !!page[i]);
+		if (page[i])
+			__free_pages(page[i], 0);
+	}
+}
+
+/*
+ * kmem_cache_create() failing for want of a page, at each allocation it
+ * makes in turn (the cache struct, the array caches, their descriptors):
+ * NULL, and nothing leaked, neither objects nor pages.
+ */
+static void create_failure_leaks_nothing(struct ktest *t)
+{
+	struct kmem_cache *arrays = kmem_find_general_cachep(sizeof(struct array_cache) +
+							      expected_limit(100) * sizeof(void *));
+	unsigned long flags, free0, held0, n;
+	void **caches_held, **arrays_held;
+	struct kmem_cache *c;
+	int hit;
+
+	KTEST_ASSERT_NOT_NULL(t, arrays);
+	local_irq_save(flags);
+	kmem_reclaim();
+	free0 = nr_free_pages();
+	held0 = objects_held();
+	for (n = 1; n < 10; n++) {
+		caches_held = use_up_free_objects(&cache_cache);
+		arrays_held = use_up_free_objects(arrays);
+		page_alloc_fail_nth(n);
+		c = kmem_cache_create("test_create_fail", 100, 0, 0, NULL, NULL);
+		hit = page_alloc_fail_countdown == 0;
+		page_alloc_fail_nth(0);
+		if (!hit)
+			KTEST_EXPECT_NOT_NULL(t, c);	/* n is past the last allocation */
+		else
+			KTEST_EXPECT_NULL(t, c);
+		if (c)
+			KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+		give_back(arrays, arrays_held);
+		give_back(&cache_cache, caches_held);
+		kmem_reclaim();
+		KTEST_EXPECT_EQ(t, objects_held(), held0);
+		KTEST_EXPECT_EQ(t, nr_free_pages(), free0);
+		KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+		if (!hit)
+			break;
+	}
+	local_irq_restore(flags);
+	ktest_info(t, "creation makes %lu page allocations here; each one failing was clean",
+		   n - 1);
+	KTEST_EXPECT_GE(t, n - 1, 2UL);		/* the struct's slab and the arrays' */
+}
+
+/*
+ * A new slab whose off-slab descriptor cannot be had: the slab's pages go
+ * back, the allocation returns NULL, and the cache is as it was.
+ */
+static void grow_failure_gives_pages_back(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_grow_fail", PAGE_SIZE / 4, 0, 0,
+						 NULL, NULL);
+	unsigned long flags, free0, n;
+	void **descs_held, *p;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_ASSERT_TRUE(t, OFF_SLAB(c));
+	local_irq_save(flags);
+	descs_held = use_up_free_objects(c->slabp_cache);
+	free0 = nr_free_pages();
+	for (n = 1; n <= 2; n++) {		/* the slab's pages, then the descriptor's */
+		page_alloc_fail_nth(n);
+		p = kmem_cache_alloc(c, GFP_ATOMIC);
+		KTEST_EXPECT_EQ(t, page_alloc_fail_countdown, 0UL);
+		page_alloc_fail_nth(0);
+		KTEST_EXPECT_NULL(t, p);
+		KTEST_EXPECT_EQ(t, nr_free_pages(), free0);
+		KTEST_EXPECT_EQ(t, c->num_slabs, 0UL);
+		KTEST_EXPECT_EQ(t, cpu_cache(c)->avail, 0u);
+		KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+		kmem_cache_free(c, p);
+	}
+	p = kmem_cache_alloc(c, GFP_ATOMIC);	/* and then it works */
+	KTEST_EXPECT_NOT_NULL(t, p);
+	kmem_cache_free(c, p);
+	give_back(c->slabp_cache, descs_held);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 }
 
 /* The validator sees each kind of damage (then everything is put back).
@@ -634,9 +997,11 @@ static void validator_finds_corruption(struct ktest *t)
 
 static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(order_follows_waste_rule),
+	KTEST_CASE(large_objects_fit_fragmented_memory),
 	KTEST_CASE(descriptor_on_or_off_slab),
 	KTEST_CASE(colour_offsets_cycle),
 	KTEST_CASE(ctor_once_per_object),
+	KTEST_CASE(zeroing_constructed_object_refused),
 	KTEST_CASE(array_cache_sizes),
 	KTEST_CASE(array_cache_batches),
 	KTEST_CASE(reap_timer_gives_pages_back),
@@ -646,6 +1011,10 @@ static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(kmalloc_size_classes),
 	KTEST_CASE(owner_found_from_page),
 	KTEST_CASE(bad_frees_change_nothing),
+	KTEST_CASE(internal_objects_refused),
+	KTEST_CASE(injected_page_failure),
+	KTEST_CASE(create_failure_leaks_nothing),
+	KTEST_CASE(grow_failure_gives_pages_back),
 	KTEST_CASE(validator_finds_corruption),
 	{}
 };
