@@ -36,6 +36,7 @@
  * lock, the page allocator's; a descriptor cache's lock is never taken
  * with its user's lock held.
  */
+#include <tiny/atomic.h>
 #include <tiny/kernel.h>
 #include <tiny/irqflags.h>
 #include <tiny/memcheck.h>
@@ -75,6 +76,7 @@ union arraycache_init {
 };
 static union arraycache_init boot_arrays[(1 + ARRAY_SIZE(malloc_sizes)) * NR_CPUS];
 static unsigned int boot_arrays_used;
+static atomic_long_t slab_internal_bytes;	/* held by internal_alloc() objects */
 static int slab_up;			/* kmalloc() works: caches get sized magazines */
 
 /* ---- layout ------------------------------------------------------------- */
@@ -506,15 +508,24 @@ static int cache_free_checked(struct kmem_cache *c, const void *objp, kmem_bufct
  * own use, which kfree() refuses.  NULL if out of memory.  Any context. */
 static void *internal_alloc(struct kmem_cache *c, gfp_t flags)
 {
-	return c ? cache_alloc(c, flags, BUFCTL_INTERNAL) : NULL;
+	void *objp = c ? cache_alloc(c, flags, BUFCTL_INTERNAL) : NULL;
+
+	if (objp)
+		atomic_long_add((long)c->buffer_size, &slab_internal_bytes);
+	return objp;
 }
 
 /* Gives back an object from internal_alloc() (c NULL: its own cache);
  * not inlined, so that a report names the caller inside the allocator. */
 static noinline void internal_free(struct kmem_cache *c, const void *objp)
 {
-	cache_free_checked(c, objp, BUFCTL_INTERNAL, "slab internal free",
-			   __builtin_return_address(0));
+	struct page *page = virt_to_page(objp);
+
+	if (!c && page && (page->flags & PG_slab))
+		c = page->slab_cache;
+	if (cache_free_checked(c, objp, BUFCTL_INTERNAL, "slab internal free",
+			       __builtin_return_address(0)))
+		atomic_long_add(-(long)c->buffer_size, &slab_internal_bytes);
 }
 
 /* A constructed object zeroed would go back unconstructed: refused, as
@@ -621,6 +632,12 @@ void *kmalloc(size_t size, gfp_t flags)
 	return objp;
 }
 
+/* Is c one of kmalloc()'s size classes (whose objects kfree() takes)? */
+static int is_general(const struct kmem_cache *c)
+{
+	return c->flags & CFLGS_GENERAL;
+}
+
 void kfree(const void *objp)
 {
 	void *caller = __builtin_return_address(0);
@@ -630,6 +647,10 @@ void kfree(const void *objp)
 	if (ZERO_OR_NULL_PTR(objp))
 		return;
 	page = virt_to_page(objp);
+	if (page && (page->flags & PG_slab) && !is_general(page->slab_cache)) {
+		kmem_bad_free("kfree", objp, "an object of a cache, not a kmalloc() block", caller);
+		return;
+	}
 	if (page && (page->flags & PG_slab))
 		ok = cache_free_checked(NULL, objp, BUFCTL_ACTIVE, "kfree", caller);
 	else
@@ -645,11 +666,12 @@ size_t ksize(const void *objp)
 	if (ZERO_OR_NULL_PTR(objp))
 		return 0;
 	page = virt_to_page(objp);
-	if (page && (page->flags & PG_slab) &&
+	if (page && (page->flags & PG_slab) && is_general(page->slab_cache) &&
 	    !cache_free_check(page->slab_cache, page, objp, BUFCTL_ACTIVE))
 		return ((struct kmem_cache *)page->slab_cache)->obj_size;
 	if (page && (page->flags & PG_bigblock) && objp == page_address(page))
 		return PAGE_SIZE << page->order;
+	kmem_bad_free("ksize", objp, "not a live kmalloc() block", __builtin_return_address(0));
 	return 0;
 }
 
@@ -745,13 +767,57 @@ static int cache_init(struct kmem_cache *c, const char *name, size_t size, size_
 	return 0;
 }
 
-static void cache_chain_add(struct kmem_cache *c)
+/* The live cache named name, or NULL.  cache_chain_lock held. */
+static struct kmem_cache *cache_find(const char *name)
+{
+	struct kmem_cache *c;
+
+	list_for_each_entry(c, &cache_chain, next)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+/* Lists c, unless a cache of its name is listed: then reports it and
+ * returns -1.  Takes cache_chain_lock. */
+static int cache_chain_add(struct kmem_cache *c)
 {
 	unsigned long save;
+	int taken;
 
 	spin_lock_irqsave(&cache_chain_lock, save);
-	list_add_tail(&c->next, &cache_chain);
+	taken = cache_find(c->name) != NULL;
+	if (!taken)
+		list_add_tail(&c->next, &cache_chain);
 	spin_unlock_irqrestore(&cache_chain_lock, save);
+	if (taken)
+		pr_err("kmem_cache_create: a cache named %s exists already; not created\n",
+		       c->name);
+	return taken ? -1 : 0;
+}
+
+/* Is c on the cache chain?  Takes cache_chain_lock. */
+static int cache_listed(const struct kmem_cache *c)
+{
+	struct kmem_cache *cur;
+	unsigned long save;
+	int found = 0;
+
+	spin_lock_irqsave(&cache_chain_lock, save);
+	list_for_each_entry(cur, &cache_chain, next)
+		found |= cur == c;
+	spin_unlock_irqrestore(&cache_chain_lock, save);
+	return found;
+}
+
+/* Frees the array caches and the struct of an empty, unlisted cache. */
+static void cache_release(struct kmem_cache *c)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		internal_free(NULL, c->array[cpu]);
+	internal_free(&cache_cache, c);
 }
 
 struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align,
@@ -773,7 +839,10 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 			panic("kmem_cache_create: cannot create cache %s", name ? name : "(null)");
 		return NULL;
 	}
-	cache_chain_add(c);
+	if (cache_chain_add(c)) {
+		cache_release(c);
+		return NULL;
+	}
 	kmem_debug_validate("kmem_cache_create", c);
 	return c;
 }
@@ -822,8 +891,12 @@ int kmem_cache_destroy(struct kmem_cache *c)
 {
 	struct slab_counts n;
 	unsigned long save;
-	unsigned int cpu;
 
+	if (!cache_listed(c)) {
+		kmem_bad_free("kmem_cache_destroy", c, "not a live cache (destroyed already?)",
+			      __builtin_return_address(0));
+		return -1;
+	}
 	local_irq_save(save);		/* no interrupt allocates between check and unlink */
 	spin_lock(&c->lock);
 	cache_get_counts(c, &n);
@@ -841,9 +914,7 @@ int kmem_cache_destroy(struct kmem_cache *c)
 	}
 	__cache_shrink(c);
 	WARN_ON(c->num_slabs);
-	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		internal_free(NULL, c->array[cpu]);
-	internal_free(&cache_cache, c);
+	cache_release(c);
 	kmem_debug_validate("kmem_cache_destroy", NULL);
 	return 0;
 }
@@ -922,6 +993,7 @@ void kmem_cache_init(void)
 						  cs->cs_size & -cs->cs_size, 0, NULL, NULL);
 		if (!cs->cs_cachep)
 			break;		/* larger than any slab: kmalloc() takes pages */
+		cs->cs_cachep->flags |= CFLGS_GENERAL;
 		kmalloc_max_size = cs->cs_size;
 	}
 	if (!kmalloc_max_size)
@@ -959,7 +1031,7 @@ void cache_get_counts(struct kmem_cache *c, struct slab_counts *n)
  * slabs, not requests: they count in slab_pages only. */
 void kmem_get_stats(struct kmem_stats *st)
 {
-	unsigned long save, held_bytes = 0, mgmt_bytes = 0;
+	unsigned long save, held_bytes = 0;
 	struct kmem_cache *c;
 	struct slab_counts n;
 
@@ -971,11 +1043,11 @@ void kmem_get_stats(struct kmem_stats *st)
 		spin_unlock(&c->lock);
 		st->slab_pages += n.num_slabs << c->gfporder;
 		held_bytes += n.held * c->buffer_size;
-		if (OFF_SLAB(c))
-			mgmt_bytes += n.num_slabs * c->slabp_cache->buffer_size;
 	}
 	spin_unlock_irqrestore(&cache_chain_lock, save);
-	st->bytes_used = held_bytes - mgmt_bytes;
+	/* the caches' structs, array caches and off-slab descriptors are held
+	 * objects too, but the allocator's own */
+	st->bytes_used = held_bytes - (unsigned long)atomic_long_read(&slab_internal_bytes);
 	spin_lock_irqsave(&large_block_lock, save);
 	st->large_pages = large_block_pages;
 	spin_unlock_irqrestore(&large_block_lock, save);

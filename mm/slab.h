@@ -57,6 +57,7 @@ struct array_cache {
 
 /* Cache flag kept next to the SLAB_* ones: descriptors live off the slab. */
 #define CFLGS_OFF_SLAB		0x80000000UL
+#define CFLGS_GENERAL		0x40000000UL	/* a kmalloc() size class */
 #define OFF_SLAB(c)		((c)->flags & CFLGS_OFF_SLAB)
 
 /* RAM above which slabs may grow to order 1 to meet the 1/8 waste bound. */
@@ -86,7 +87,7 @@ struct kmem_cache {
 	/* Constant after creation. */
 	unsigned int num;		/* objects per slab */
 	unsigned int gfporder;		/* a slab is 2^gfporder pages */
-	unsigned long flags;		/* SLAB_* and CFLGS_OFF_SLAB */
+	unsigned long flags;		/* SLAB_* and CFLGS_* */
 	unsigned int colour;		/* number of colours */
 	size_t colour_off;		/* bytes between two colours */
 	size_t slab_size;		/* descriptor and bufctl[num] (aligned if on-slab) */
