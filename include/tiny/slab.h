@@ -38,16 +38,21 @@ typedef void (*kmem_cache_ctor_t)(void *obj);
 
 /*
  * Creates a cache of objects of size bytes aligned to align (0 = default,
- * otherwise a power of two).  Returns NULL on failure, or panics naming the
- * cache when flags has SLAB_PANIC.  Process context.
+ * otherwise a power of two).  Names are unique: a name that a live cache
+ * has is refused (reported).  Returns NULL on failure, or panics naming
+ * the cache when flags has SLAB_PANIC.  Process context.
  */
 struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align,
 				     unsigned long flags, kmem_cache_ctor_t ctor,
 				     kmem_cache_ctor_t dtor);
 /* Destroys an empty cache and returns 0; a cache that still has objects in
- * use is reported (name and count) and kept, returning -1. */
+ * use is reported (name and count) and kept, returning -1, and so is a
+ * pointer that is no live cache (a second destroy). */
 int kmem_cache_destroy(struct kmem_cache *cache);
 void *kmem_cache_alloc(struct kmem_cache *cache, gfp_t flags);
+/* Frees an object of cache; NULL is a no-op.  Anything else that is not a
+ * live object of this cache (ZERO_SIZE_PTR included) is reported through
+ * kmem_bad_free() and ignored. */
 void kmem_cache_free(struct kmem_cache *cache, void *obj);
 size_t kmem_cache_size(struct kmem_cache *cache);	/* object size */
 const char *kmem_cache_name(struct kmem_cache *cache);
@@ -56,17 +61,24 @@ const char *kmem_cache_name(struct kmem_cache *cache);
 int kmem_cache_shrink(struct kmem_cache *cache);
 
 void *kmalloc(size_t size, gfp_t flags);
+/* Frees a kmalloc() block; NULL and ZERO_SIZE_PTR are no-ops.  Anything
+ * else (a cache object, the allocator's own, a pointer into a block) is
+ * reported through kmem_bad_free() and ignored. */
 void kfree(const void *obj);
-/* Usable size of a kmalloc() block (>= the size asked for); 0 for NULL. */
+/* Usable size of a kmalloc() block (>= the size asked for); 0 for NULL and
+ * ZERO_SIZE_PTR; 0, reported, for anything that is no kmalloc() block. */
 size_t ksize(const void *obj);
 
 /* mm/util.c: built on the calls above, the same for both allocators. */
+/* kmalloc() with every byte up to ksize() zeroed. */
 void *kzalloc(size_t size, gfp_t flags);
 /* n * size bytes, zeroed; NULL if the product overflows. */
 void *kcalloc(size_t n, size_t size, gfp_t flags);
 /* Resizes obj keeping min(old, new) bytes; krealloc(NULL, ..) is kmalloc,
  * new_size 0 frees obj and returns ZERO_SIZE_PTR.  On failure returns NULL
- * and leaves obj untouched. */
+ * and leaves obj untouched (a foreign obj is reported by ksize()).  With
+ * __GFP_ZERO a moved block is zeroed beyond the copy; a block kept in place
+ * is zero there only if every earlier call asked for __GFP_ZERO too. */
 void *krealloc(const void *obj, size_t new_size, gfp_t flags);
 char *kstrdup(const char *s, gfp_t flags);
 void *kmemdup(const void *src, size_t len, gfp_t flags);
