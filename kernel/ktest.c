@@ -20,6 +20,7 @@
  * declarations.  Platform independent: the host harness links it too.
  */
 #include <tiny/kernel.h>
+#include <tiny/irqflags.h>
 #include <tiny/string.h>
 #include <tiny/ktest.h>
 
@@ -190,17 +191,60 @@ static int count_cases(const struct ktest_suite *s, const char *filter)
 
 /* Runs one case with the suite's init and exit around it, then checks
  * the reports it printed; fills t. */
+int ktest_defer(struct ktest *t, void (*fn)(void *arg), void *arg)
+{
+	if (t->nr_deferred == KTEST_MAX_DEFERRED) {
+		ktest_fail_msg(t, __FILE__, __LINE__, "room for another deferred clean-up");
+		return -1;
+	}
+	t->deferred[t->nr_deferred].fn = fn;
+	t->deferred[t->nr_deferred++].arg = arg;
+	return 0;
+}
+
+void ktest_cancel(struct ktest *t, void (*fn)(void *arg), void *arg)
+{
+	unsigned int i;
+
+	for (i = t->nr_deferred; i-- > 0;) {
+		if (t->deferred[i].fn != fn || t->deferred[i].arg != arg)
+			continue;
+		memmove(&t->deferred[i], &t->deferred[i + 1],
+			(t->nr_deferred - i - 1) * sizeof(t->deferred[0]));
+		t->nr_deferred--;
+		return;
+	}
+}
+
+/* Runs the case's deferred clean-ups, last first, and restores the
+ * interrupt state it found (a case may have returned with them off). */
+static void clean_up_case(struct ktest *t, unsigned long irq_flags)
+{
+	while (t->nr_deferred) {
+		t->nr_deferred--;
+		t->deferred[t->nr_deferred].fn(t->deferred[t->nr_deferred].arg);
+	}
+	if (irqs_disabled() && !irqs_disabled_flags(irq_flags))
+		printk(CASE_INDENT "# %s: returned with interrupts off; turned back on\n", t->name);
+	local_irq_restore(irq_flags);
+}
+
 static void run_case(const struct ktest_suite *s, const struct ktest_case *c, struct ktest *t)
 {
+	unsigned long irq_flags;
+
 	memset(t, 0, sizeof(*t));
 	t->name = c->name;
 	t->status = KTEST_PASS;
 	t->reports_at_start = ktest_reports_printed;
+	local_irq_save(irq_flags);
+	local_irq_restore(irq_flags);
 	if (s->init && s->init(t)) {
 		if (t->status != KTEST_SKIP)
 			ktest_skip(t, "suite init failed");
 	} else {
 		c->run(t);
+		clean_up_case(t, irq_flags);
 		if (s->exit)
 			s->exit(t);
 	}

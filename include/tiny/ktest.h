@@ -38,6 +38,14 @@
 
 enum ktest_status { KTEST_PASS, KTEST_FAIL, KTEST_SKIP };
 
+#define KTEST_MAX_DEFERRED	8
+
+/* A clean-up action: fn(arg) when the case ends. */
+struct ktest_deferred {
+	void (*fn)(void *arg);
+	void *arg;
+};
+
 struct ktest {
 	const char *name;		/* of the running case */
 	enum ktest_status status;
@@ -47,6 +55,8 @@ struct ktest {
 	unsigned long reports_expected;	/* declared so far */
 	const char *expect_file;	/* the last declaration */
 	int expect_line;
+	struct ktest_deferred deferred[KTEST_MAX_DEFERRED];
+	unsigned int nr_deferred;
 };
 
 struct ktest_case {
@@ -74,6 +84,16 @@ void ktest_fail_ptr(struct ktest *t, const char *file, int line, const char *lef
 void ktest_fail_str(struct ktest *t, const char *file, int line, const char *left,
 		    const char *right, const char *lv, const char *rv);
 void ktest_fail_msg(struct ktest *t, const char *file, int line, const char *cond);
+/*
+ * Clean-up that runs however the case ends, a KTEST_ASSERT_* that returned
+ * early included (KUnit's deferred actions): the runner calls the deferred
+ * fn(arg)s after the case, the last deferred first, then puts the
+ * interrupt state back as it was before the case.  Returns 0, or -1 (and
+ * fails the case) when KTEST_MAX_DEFERRED actions are queued already.
+ * ktest_cancel() drops a queued action (the case cleaned up itself).
+ */
+int ktest_defer(struct ktest *t, void (*fn)(void *arg), void *arg);
+void ktest_cancel(struct ktest *t, void (*fn)(void *arg), void *arg);
 /* Prints a diagnostic line ("# ...") belonging to the running case. */
 __printf(2, 3) void ktest_info(struct ktest *t, const char *fmt, ...);
 /* Marks the case skipped with a reason (the caller should then return). */

@@ -1,0 +1,54 @@
+/* test_ktest.c - self-tests of the runner itself: deferred clean-ups run
+ * after a case however it ends, last deferred first, and the interrupt
+ * state comes back as it was.  The cases run in order; the later ones
+ * check what the runner did after the earlier ones. */
+#include <tiny/kernel.h>
+#include <tiny/irqflags.h>
+#include <tiny/ktest.h>
+
+static int cleanup_log[4];	/* which clean-up ran, in order */
+static int cleanups_run;
+
+static void note_cleanup(void *arg)
+{
+	if (cleanups_run < (int)ARRAY_SIZE(cleanup_log))
+		cleanup_log[cleanups_run] = (int)(uintptr_t)arg;
+	cleanups_run++;
+}
+
+/* Queues three clean-ups, cancels one, and returns early with interrupts
+ * off, as a failed KTEST_ASSERT inside a critical section would. */
+static void defer_then_return_early(struct ktest *t)
+{
+	unsigned long flags;
+
+	cleanups_run = 0;
+	KTEST_ASSERT_EQ(t, ktest_defer(t, note_cleanup, (void *)1), 0);
+	KTEST_ASSERT_EQ(t, ktest_defer(t, note_cleanup, (void *)2), 0);
+	KTEST_ASSERT_EQ(t, ktest_defer(t, note_cleanup, (void *)3), 0);
+	ktest_cancel(t, note_cleanup, (void *)2);
+	local_irq_save(flags);
+	if (cleanups_run == 0)
+		return;		/* the early return: nothing has run yet */
+	local_irq_restore(flags);
+}
+
+static void deferred_cleanups_ran_in_reverse(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, cleanups_run, 2);
+	KTEST_EXPECT_EQ(t, cleanup_log[0], 3);
+	KTEST_EXPECT_EQ(t, cleanup_log[1], 1);
+	KTEST_EXPECT_FALSE(t, irqs_disabled());
+}
+
+static const struct ktest_case ktest_cases[] = {
+	KTEST_CASE(defer_then_return_early),
+	KTEST_CASE(deferred_cleanups_ran_in_reverse),
+	{}
+};
+
+static const struct ktest_suite ktest_suite = {
+	.name = "ktest",
+	.cases = ktest_cases,
+};
+KTEST_SUITE(ktest_suite);
