@@ -17,6 +17,7 @@ import importlib.util
 import json
 import os
 import re
+import struct
 import subprocess
 import sys
 
@@ -178,17 +179,29 @@ def replay_too_small():
 
 
 def replay_malformed_module():
-    log = work("replay-bad.log")
-    bad = work("bad.replay")
-    with open(bad, "wb") as f:
-        f.write(b"TSRP\x01\x00\x00\x00" + b"\xff" * 40)
-    status, text = qemu_run(log, "--kernel", kernel("slab"), "--append", "replay poweroff",
-                            "--initrd", bad, timeout=60)
-    problems = []
-    if status != 1:
-        problems.append(f"qemu-run status {status}, expected 1")
-    expect_in(text, problems, "truncated?", "replay: FAIL")
-    return problems, text
+    """Malformed modules are refused before anything is allocated, with the first problem:
+    a header of 0xff bytes, and the 48-byte module whose 0x15555556 slots once wrapped the
+    slot table's size and crashed both kernels (SLOB here, SLAB in the next case)."""
+    problems, texts = [], []
+    wrapping = struct.pack("<4s7I", b"TSRP", 1, 0, 2, 0x15555556, 1, 1, 0) + \
+        struct.pack("<4I", 0, 16, 2, 0)
+    for name, alloc, data, phrase in (
+            ("bad", "slab", b"TSRP\x01\x00\x00\x00" + b"\xff" * 40,
+             "4294967295 caches, the format allows 65534"),
+            ("wrapping", "slob", wrapping, "357913942 slots for 1 allocations"),
+            ("wrapping", "slab", wrapping, "357913942 slots for 1 allocations")):
+        log, path = work(f"replay-{name}-{alloc}.log"), work(f"{name}.replay")
+        with open(path, "wb") as f:
+            f.write(data)
+        status, text = qemu_run(log, "--kernel", kernel(alloc), "--append", "replay poweroff",
+                                "--initrd", path, timeout=60)
+        texts.append(text)
+        if status != 1:
+            problems.append(f"{name} on {alloc}: qemu-run status {status}, expected 1")
+        expect_in(text, problems, phrase, "replay: FAIL")
+        if "***" in text:
+            problems.append(f"{name} on {alloc}: a CPU exception")
+    return problems, "\n".join(texts)
 
 
 # ---- command line -----------------------------------------------------------------------
