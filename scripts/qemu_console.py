@@ -151,6 +151,14 @@ class QemuConsole:
         finally:
             os.set_blocking(fd, True)
 
+    def wait_quiet(self, seconds=1.0, timeout=None):
+        """Waits until the machine has printed nothing for seconds."""
+        end = time.monotonic() + (timeout or self.timeout)
+        while time.monotonic() < end:
+            if not self._read(seconds):
+                return
+        raise Timeout(f"the machine did not fall quiet for {seconds} s")
+
     def wait_exit(self, timeout=None):
         """Waits for QEMU to end; returns its exit status."""
         end = time.monotonic() + (timeout or self.timeout)

@@ -219,11 +219,13 @@ def console_input_limits():
 
 def paste_lines(q, lines, before="", wait_for=None):
     """Pastes lines (CR-terminated) after before; then, once wait_for has
-    shown, ends any dropped line and runs help.  Returns all the output."""
+    shown and the machine is quiet, ends any dropped line and runs help.
+    Returns all the output."""
     start = q.pos
     q.paste(before + "".join(line + "\r" for line in lines))
     if wait_for:
         q.expect(wait_for, timeout=120)
+    q.wait_quiet(1.0, timeout=120)
     q.send("\r")
     q.send("help\r")
     q.expect(r"Kernel command-line parameters", timeout=120)
