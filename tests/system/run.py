@@ -359,14 +359,18 @@ def mem_limit_and_unknown_parameter():
 
 
 def cmdline_limits():
-    """Numbers that overflow, flags given values, control bytes: each word
-    is refused with a message and changes nothing."""
+    """Numbers that overflow, flags given values, control bytes (in a word
+    and in a module's name): each word is refused with a message and
+    changes nothing, and no control byte reaches the terminal."""
     log = work("cmdline-limits.log")
     words = ["mem=4098M", "mem=5G", "mem=99999999999G", "mem=4096M", "mem", "loglevel=99999999999",
              "loglevel=4294967296", "console=ttyS0", "poweroff=now", "quiet=5", "replay=foo",
              "x=\x1b[2J\x07", "poweroff"]
+    module = work("module.bin")
+    with open(module, "wb") as f:
+        f.write(b"not a trace")
     status, text = qemu_run(log, "--kernel", kernel("slob"), "--append", " ".join(words),
-                            timeout=20)
+                            "--initrd", module + " \x1b[31mred", timeout=20)
     problems = []
     if status != 0:
         problems.append(f"qemu-run status {status}, expected 0 (poweroff; the console not started)")
@@ -377,6 +381,7 @@ def cmdline_limits():
         expect_in(text, problems, f'Kernel parameter "{w}" ignored: {w.split("=")[0]} is a flag '
                   'and takes no value')
     expect_in(text, problems, 'Unknown kernel command line parameter "x=\\x1b[2J\\x07"',
+              'bytes "' + module + ' \\x1b[31mred"',   # the module's name
               "Kernel command line: ")       # an info message: quiet=5 did not hide it
     if "\x1b" in text or "\x07" in text:
         problems.append("control bytes from the command line reached the terminal")

@@ -129,7 +129,7 @@ static void parse_modules(const struct multiboot_info *mbi)
 			copy_string(bm->name, sizeof(bm->name), m[i].string);
 		boot_reserve(bm->start, bm->end, "boot module");
 		boot_info.nr_modules++;
-		pr_info("module %u: [mem %#010lx-%#010lx] %lu bytes \"%s\"\n", i, bm->start,
+		pr_info("module %u: [mem %#010lx-%#010lx] %lu bytes \"%pE\"\n", i, bm->start,
 			bm->end - 1, bm->end - bm->start, bm->name);
 	}
 }
@@ -147,7 +147,7 @@ static void parse_multiboot(unsigned long magic, const struct multiboot_info *mb
 		copy_cmdline(s);
 		boot_reserve(mbi->cmdline, mbi->cmdline + strlen(s) + 1, "command line");
 	}
-	pr_info("boot loader: %s\n", boot_info.loader[0] ? boot_info.loader : "(unnamed)");
+	pr_info("boot loader: %pE\n", boot_info.loader[0] ? boot_info.loader : "(unnamed)");
 	if (mbi->flags & MBI_MMAP)
 		parse_memory_map(mbi);
 	else if (mbi->flags & MBI_MEM)
