@@ -26,7 +26,7 @@ static int selftest_setup(const char *val)
 	exit_when_done = 1;
 	return 0;
 }
-kernel_param("selftest", selftest_setup,
+kernel_param_opt("selftest", selftest_setup,
 	     "[=suite,suite.case,...]: run the self-tests (all, or those named), print KTAP, exit");
 
 static int poweroff_setup(const char *val)
@@ -35,7 +35,7 @@ static int poweroff_setup(const char *val)
 	exit_when_done = 1;
 	return 0;
 }
-kernel_param("poweroff", poweroff_setup,
+kernel_flag("poweroff", poweroff_setup,
 	     "end the run after the boot actions instead of starting the console");
 
 static int console_requested;
@@ -46,24 +46,28 @@ static int console_setup(const char *val)
 	console_requested = 1;
 	return 0;
 }
-kernel_param("console", console_setup,
+kernel_flag("console", console_setup,
 	     "start the console after the boot actions, even after selftest or poweroff");
 
 static int mem_setup(const char *val)
 {
 	unsigned long limit;
+	int r = parse_size(val, &limit);
 
-	if (parse_size(val, &limit) || limit < (2UL << 20))
-		return -1;
+	if (r)
+		return r;
+	if (limit < (2UL << 20))
+		return PARSE_RANGE;
 	boot_info.mem_limit = limit;
 	return 0;
 }
-kernel_param("mem", mem_setup, "=SIZE[K|M|G]: use no RAM above this address (at least 2M)");
+kernel_param("mem", mem_setup,
+	     "=SIZE[K|M|G]: use no RAM above this address (2M up to 4G - 1 byte)");
 
 static int fault_setup(const char *val)
 {
-	if (!val || !*val)
-		return -1;
+	if (!*val)
+		return PARSE_BAD;
 	fault_kind = val;
 	return 0;
 }
@@ -76,7 +80,7 @@ static int replay_setup(const char *val)
 	replay_requested = 1;
 	return 0;
 }
-kernel_param("replay", replay_setup,
+kernel_flag("replay", replay_setup,
 	     "replay the allocation trace loaded as the first boot module, then report");
 
 /* Cuts the usable RAM ranges at the mem= limit. */

@@ -1,8 +1,10 @@
-/* cmdline.c - applying the kernel command line.
+/* cmdline.c - applying the kernel command line, and the number parsers
+ * that the command line and the console share.
  *
  * The loader's command line starts with the kernel's own path (GRUB and
  * QEMU both put it there); that word is skipped.  Every other word is
- * "name" or "name=value" and goes to the kernel_param() of that name.
+ * "name" or "name=value" and goes to the kernel_param() of that name,
+ * which says whether it takes a value (<tiny/cmdline.h>).
  */
 #include <tiny/kernel.h>
 #include <tiny/string.h>
@@ -10,6 +12,8 @@
 #include <tiny/cmdline.h>
 
 extern const struct kernel_param __start_kernel_params[], __stop_kernel_params[];
+
+#define ULONG_MAX_VALUE	((unsigned long)-1)
 
 static const struct kernel_param *find_param(const char *word, size_t len)
 {
@@ -21,23 +25,94 @@ static const struct kernel_param *find_param(const char *word, size_t len)
 	return NULL;
 }
 
+/* The value of digit c in base 10 or 16, or -1. */
+static int digit_in_base(char c, unsigned int base)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (base == 16 && c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (base == 16 && c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * Reads the digits at s (decimal, or hex after 0x) into *v and points *end
+ * after them.  Returns PARSE_BAD if there are none, PARSE_RANGE if the
+ * number does not fit in an unsigned long (every digit is still consumed).
+ */
+static int parse_digits(const char *s, unsigned long *v, const char **end)
+{
+	unsigned int base = 10;
+	unsigned long n = 0;
+	int d, overflow = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && digit_in_base(s[2], 16) >= 0) {
+		s += 2;
+		base = 16;
+	}
+	if (digit_in_base(*s, base) < 0)
+		return PARSE_BAD;
+	for (; (d = digit_in_base(*s, base)) >= 0; s++) {
+		if (n > (ULONG_MAX_VALUE - (unsigned long)d) / base)
+			overflow = 1;
+		else
+			n = n * base + (unsigned long)d;
+	}
+	*v = n;
+	*end = s;
+	return overflow ? PARSE_RANGE : PARSE_OK;
+}
+
+int parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *val)
+{
+	const char *end;
+	unsigned long v;
+	int r;
+
+	if (!s)
+		return PARSE_BAD;
+	r = parse_digits(s, &v, &end);
+	if (r == PARSE_BAD || *end)
+		return PARSE_BAD;
+	if (r == PARSE_RANGE || v < min || v > max)
+		return PARSE_RANGE;
+	*val = v;
+	return PARSE_OK;
+}
+
 int parse_size(const char *s, unsigned long *size)
 {
+	unsigned int shift = 0;
+	const char *end;
 	unsigned long v;
-	char *end;
+	int r;
 
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	v = simple_strtoul(s, &end, 0);
+	if (!s)
+		return PARSE_BAD;
+	r = parse_digits(s, &v, &end);
+	if (r == PARSE_BAD)
+		return PARSE_BAD;
 	switch (*end) {
-	case 'G': case 'g': v <<= 10; /* fall through */
-	case 'M': case 'm': v <<= 10; /* fall through */
-	case 'K': case 'k': v <<= 10; end++; break;
+	case 'G': case 'g': shift = 30; end++; break;
+	case 'M': case 'm': shift = 20; end++; break;
+	case 'K': case 'k': shift = 10; end++; break;
 	}
 	if (*end)
-		return -1;
-	*size = v;
-	return 0;
+		return PARSE_BAD;
+	if (r == PARSE_RANGE || v > ULONG_MAX_VALUE >> shift)
+		return PARSE_RANGE;
+	*size = v << shift;
+	return PARSE_OK;
+}
+
+/* Says why the setup of parameter p refused the value in word. */
+static void report_bad_value(const char *word, const struct kernel_param *p, int why)
+{
+	pr_warn("Bad value for kernel parameter \"%pE\", ignored%s (%s%s%s)\n", word,
+		why == PARSE_RANGE ? ": out of range" : "", p->name,
+		p->help[0] == '=' ? "" : ": ", p->help);
 }
 
 /* Handles one word, NUL-terminated in place; returns 0 if known and accepted. */
@@ -46,16 +121,27 @@ static int apply_word(char *word, int first)
 	char *eq = strchr(word, '=');
 	size_t name_len = eq ? (size_t)(eq - word) : strlen(word);
 	const struct kernel_param *p = find_param(word, name_len);
+	int r;
 
 	if (!p) {
 		if (first && !eq)
 			return 0;	/* the kernel image's path */
-		pr_warn("Unknown kernel command line parameter \"%s\", ignored\n", word);
+		pr_warn("Unknown kernel command line parameter \"%pE\", ignored\n", word);
 		return -1;
 	}
-	if (p->setup(eq ? eq + 1 : NULL)) {
-		pr_warn("Bad value for kernel parameter \"%s\", ignored (%s: %s)\n",
-			word, p->name, p->help);
+	if (p->kind == KP_FLAG && eq) {
+		pr_warn("Kernel parameter \"%pE\" ignored: %s is a flag and takes no value\n",
+			word, p->name);
+		return -1;
+	}
+	if (p->kind == KP_VALUE && !eq) {
+		pr_warn("Kernel parameter \"%s\" ignored: it needs a value (%s%s)\n", p->name,
+			p->name, p->help);
+		return -1;
+	}
+	r = p->setup(eq ? eq + 1 : NULL);
+	if (r) {
+		report_bad_value(word, p, r);
 		return -1;
 	}
 	return 0;
@@ -69,8 +155,9 @@ void parse_cmdline(const char *cmdline)
 	char *s = cmdline_copy;
 	int first = 1;
 
-	pr_info("Kernel command line: %s\n", cmdline);
-	if (strscpy(cmdline_copy, cmdline, sizeof(cmdline_copy)) + 1 >= sizeof(cmdline_copy))
+	pr_info("Kernel command line: %pE\n", cmdline);
+	strscpy(cmdline_copy, cmdline, sizeof(cmdline_copy));
+	if (strlen(cmdline) >= sizeof(cmdline_copy))	/* boot_info.cmdline never is */
 		pr_warn("Kernel command line longer than %zu characters; cut\n",
 			sizeof(cmdline_copy) - 1);
 	while (*s) {

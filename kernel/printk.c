@@ -79,17 +79,14 @@ int printk(const char *fmt, ...)
 static int loglevel_setup(const char *val)
 {
 	unsigned long level;
-	char *end;
+	int r = parse_ulong(val, 0, 7, &level);
 
-	if (!val || !*val)
-		return -1;
-	level = simple_strtoul(val, &end, 10);
-	if (*end || level > 7)
-		return -1;
+	if (r)
+		return r;
 	console_loglevel = (int)level;
 	return 0;
 }
-kernel_param("loglevel", loglevel_setup, "N: show messages of level 0..N on the console (default 7)");
+kernel_param("loglevel", loglevel_setup, "=N: show messages of level 0..N on the console (default 7)");
 
 static int quiet_setup(const char *val)
 {
@@ -97,4 +94,4 @@ static int quiet_setup(const char *val)
 	console_loglevel = 4;
 	return 0;
 }
-kernel_param("quiet", quiet_setup, "show only warnings and errors on the console");
+kernel_flag("quiet", quiet_setup, "show only warnings and errors on the console");

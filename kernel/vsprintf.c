@@ -3,6 +3,10 @@
  * Conversions: %d %i %u %x %X %o %c %s %p %%, with the l, ll, z and h
  * length modifiers, the flags - 0 + space #, a field width and a
  * precision (either may be *).  %p prints a pointer as 0x plus hex digits.
+ * %pE prints a string with every byte outside printable ASCII as \xNN
+ * (and a backslash as \\), so that text from outside (command lines, names
+ * in a trace) cannot reach the terminal as control sequences; a width pads
+ * the escaped text.
  */
 #include <tiny/kernel.h>
 #include <tiny/string.h>
@@ -46,6 +50,46 @@ static void put_string(struct out_buf *o, const char *s, const struct fmt_spec *
 		put(o, s[i]);
 	if (f->left)
 		pad(o, ' ', f->width - len);
+}
+
+/* Writes byte c as it shows in %pE output; returns the characters written. */
+static int put_escaped_byte(struct out_buf *o, unsigned char c)
+{
+	const char *hex = "0123456789abcdef";
+
+	if (c >= 0x20 && c < 0x7f && c != '\\') {
+		if (o)
+			put(o, (char)c);
+		return 1;
+	}
+	if (o) {
+		put(o, '\\');
+		if (c == '\\') {
+			put(o, '\\');
+		} else {
+			put(o, 'x');
+			put(o, hex[c >> 4]);
+			put(o, hex[c & 15]);
+		}
+	}
+	return c == '\\' ? 2 : 4;
+}
+
+static void put_escaped_string(struct out_buf *o, const char *s, const struct fmt_spec *f)
+{
+	int len, i, width = 0;
+
+	if (!s)
+		s = "(null)";
+	len = (int)strlen(s);
+	for (i = 0; i < len; i++)
+		width += put_escaped_byte(NULL, (unsigned char)s[i]);
+	if (!f->left)
+		pad(o, ' ', f->width - width);
+	for (i = 0; i < len; i++)
+		put_escaped_byte(o, (unsigned char)s[i]);
+	if (f->left)
+		pad(o, ' ', f->width - width);
 }
 
 static void put_number(struct out_buf *o, unsigned long long v, int negative,
@@ -246,6 +290,11 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list args)
 		fmt = parse_length(fmt, &len);
 		if (!*fmt)
 			break;
+		if (fmt[0] == 'p' && fmt[1] == 'E') {
+			put_escaped_string(&o, va_arg(ap, const char *), &f);
+			fmt += 2;
+			continue;
+		}
 		format_one(&o, *fmt++, len, &f, &ap);
 	}
 	va_end(ap);

@@ -129,6 +129,36 @@ class QemuConsole:
             self.proc.stdin.flush()
             time.sleep(delay)
 
+    def paste(self, text, timeout=None):
+        """Sends text at once, as a terminal pastes it: as fast as QEMU takes it,
+        reading the machine's output meanwhile so that neither side stalls."""
+        data = memoryview(text.encode())
+        fd = self.proc.stdin.fileno()
+        os.set_blocking(fd, False)
+        end = time.monotonic() + (timeout or self.timeout)
+        try:
+            while data:
+                if time.monotonic() > end:
+                    raise Timeout(f"QEMU did not take the paste; {len(data)} bytes left")
+                readable, writable, _ = select.select([self.proc.stdout], [fd], [], 0.2)
+                if readable and self._read(0) is None:
+                    raise Timeout("QEMU ended during the paste")
+                if writable:
+                    try:
+                        data = data[os.write(fd, data[:4096]):]
+                    except BlockingIOError:
+                        pass
+        finally:
+            os.set_blocking(fd, True)
+
+    def wait_quiet(self, seconds=1.0, timeout=None):
+        """Waits until the machine has printed nothing for seconds."""
+        end = time.monotonic() + (timeout or self.timeout)
+        while time.monotonic() < end:
+            if not self._read(seconds):
+                return
+        raise Timeout(f"the machine did not fall quiet for {seconds} s")
+
     def wait_exit(self, timeout=None):
         """Waits for QEMU to end; returns its exit status."""
         end = time.monotonic() + (timeout or self.timeout)

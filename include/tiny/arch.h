@@ -16,10 +16,9 @@ void arch_time_init(void);
 
 /* Writes to every console (16550 serial, VGA text); any context. */
 void arch_console_write(const char *s, size_t len);
-/* Enables console input; arch_console_getc() returns the next received
- * character or -1 if none is waiting. */
+/* Enables console input: received bytes go to console_input, and
+ * arch_console_poll() (<tiny/console.h>) fetches them on demand. */
 void arch_console_input_init(void);
-int arch_console_getc(void);
 /* Waits for an interrupt (the caller must have interrupts enabled). */
 void arch_idle(void);
 

@@ -66,6 +66,18 @@ static void pointers(struct ktest *t)
 	CHECK_FMT(t, "0x0", "%p", (void *)0);
 }
 
+/* %pE: text from outside the kernel cannot drive the terminal. */
+static void escaped_strings(struct ktest *t)
+{
+	CHECK_FMT(t, "plain text", "%pE", "plain text");
+	CHECK_FMT(t, "\\x1b[2J\\x07", "%pE", "\033[2J\a");
+	CHECK_FMT(t, "a\\\\b\\x7f\\xff\\x0d", "%pE", "a\\b\x7f\xff\r");
+	CHECK_FMT(t, "   \\x09|", "%7pE|", "\t");		/* width: of the escaped text */
+	CHECK_FMT(t, "\\x09   |", "%-7pE|", "\t");
+	CHECK_FMT(t, "(null)", "%pE", (const char *)NULL);
+	CHECK_FMT(t, "<\\x1b>E", "<%pE>%c", "\033", 'E');	/* arguments after it */
+}
+
 static void truncation(struct ktest *t)
 {
 	char buf[8];
@@ -97,6 +109,7 @@ static const struct ktest_case printk_cases[] = {
 	KTEST_CASE(width_and_padding),
 	KTEST_CASE(strings_and_chars),
 	KTEST_CASE(pointers),
+	KTEST_CASE(escaped_strings),
 	KTEST_CASE(truncation),
 	KTEST_CASE(log_levels),
 	{}

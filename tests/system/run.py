@@ -6,10 +6,11 @@ usage: tests/system/run.py [--build DIR] [--summary-file FILE] [CASE...]
 Expects build/slab/vmlinux, build/slob/vmlinux, build/tinyslab.iso and the
 host benchmark binaries (scripts/test-all builds them first).  Covers what
 the self-tests cannot see from inside: the GRUB menu on the serial line,
-the interactive console, CPU exceptions reported and failing the run, the
-replay on a machine too small for it and on a malformed module, the mem=
-and unknown-parameter handling, and the host benchmark reproducing the
-kernel replay's footprint exactly.  Reports in KTAP like tests/scripts.
+the interactive console (Ctrl-C, input limits, escape sequences, a large
+paste), CPU exceptions reported and failing the run, the replay on a
+machine too small for it and on a malformed module, the command line's
+limits (overflowing numbers, flags given values, its length), and the host
+benchmark reproducing the kernel replay's footprint exactly.  Reports in KTAP like tests/scripts.
 """
 import argparse
 import gzip
@@ -20,11 +21,12 @@ import re
 import struct
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-from qemu_console import QemuConsole, EXIT_PASS  # noqa: E402
+from qemu_console import QemuConsole, EXIT_PASS, Timeout  # noqa: E402
 from serial_log import FOOTPRINT_LINES, footprint, layout, read_log, strip  # noqa: E402
 
 PY = "/usr/bin/python3"
@@ -120,6 +122,153 @@ def console_case(alloc):
             return problems, q.log
     case.__name__ = f"console_{alloc}"
     return case
+
+
+def console_session(alloc, timeout=60, **kw):
+    return QemuConsole(["--kernel", kernel(alloc)], timeout=timeout, **kw)
+
+
+def memfree_after_shrink(q):
+    """MemFree and Slab (kB) once every spare page is given back."""
+    q.send("shrink\r")
+    q.expect(r"tinyslab> ")
+    q.send("meminfo\r")
+    out = strip(q.expect(r"tinyslab> "))
+    return tuple(int(m) for m in re.findall(r"^(?:MemFree|Slab):\s+(\d+) kB", out, re.M))
+
+
+def console_ctrl_c():
+    """Ctrl-C stops stress and selftest cleanly: "interrupted", the prompt
+    back soon, every object freed (MemFree as before), the allocators
+    consistent; what was typed before the Ctrl-C is discarded."""
+    problems = []
+    with console_session("slob") as q:
+        q.expect(r"tinyslab> ")
+        before = memfree_after_shrink(q)
+        for line, wait, verdict in (("stress 1000000", 1.0, r"stress: interrupted after \d+ operations, "
+                                     r"no corruption"),
+                                    ("selftest", 1.5, r"selftest: interrupted after \d+ of \d+ runs")):
+            q.send(line + "\r")
+            time.sleep(wait)
+            q.send("meminfo\r", delay=0)      # typed ahead: the Ctrl-C discards it
+            q.send("\x03")
+            start = time.monotonic()
+            try:
+                out = strip(q.expect(r"tinyslab> ", timeout=8))
+            except Timeout:
+                problems.append(f"{line!r}: no prompt within 8 s of Ctrl-C")
+                return problems, q.log
+            if not re.search(verdict, out):
+                problems.append(f"{line!r}: no {verdict!r} after Ctrl-C")
+            if "MemTotal:" in out:
+                problems.append(f"{line!r}: the line typed before Ctrl-C ran")
+            if time.monotonic() - start > 5:
+                problems.append(f"{line!r}: Ctrl-C took {time.monotonic() - start:.1f} s")
+            after = memfree_after_shrink(q)
+            if after != before:
+                problems.append(f"{line!r}: MemFree, Slab {after} kB after Ctrl-C, {before} before")
+        q.send("validate\r")
+        out = strip(q.expect(r"tinyslab> "))
+        if "validate: 0 inconsistencies found" not in out:
+            problems.append("validate found inconsistencies after Ctrl-C")
+        q.send("abc\x03meminfo\r")              # at the prompt: cancels the line
+        out = strip(q.expect(r"MemTotal:|unknown command"))
+        if not out.endswith("MemTotal:") or "abc^C\n" not in out:
+            problems.append("Ctrl-C at the prompt did not cancel the line")
+        return problems, q.log
+
+
+def console_input_limits():
+    """Numbers that overflow, lines that are too long, escape sequences:
+    refused or ignored as the README says, and Enter always ends a line."""
+    problems = []
+    with console_session("slab") as q:
+        q.expect(r"tinyslab> ")
+
+        def cmd(line, *needles, absent=(), timeout=10):
+            q.send(line)
+            try:
+                out = strip(q.expect(r"tinyslab> ", timeout=timeout))
+            except Timeout:
+                problems.append(f"{line!r}: no prompt within {timeout} s")
+                q.send("\x03\r")
+                q.expect(r"tinyslab> ", timeout=60)
+                return ""
+            for n in needles:
+                if n not in out:
+                    problems.append(f"{line!r}: output lacks {n!r}")
+            for n in absent:
+                if n in out:
+                    problems.append(f"{line!r}: output has {n!r}")
+            return out
+
+        usage = "usage: stress <n>"
+        cmd("stress 99999999999999999999\r", "out of range (1 to 4294967295)", usage)
+        cmd("stress 4294967296\r", "out of range", usage)
+        cmd("stress 0x100000000\r", "out of range", usage)
+        cmd("stress 0\r", "out of range", usage)
+        too_long = "console: line longer than 127 characters refused; nothing run"
+        cmd("stress 1" + "0" * 150 + "\r", too_long, absent=["stress:"])
+        cmd("meminfo" + " " * 120 + "\r", "MemTotal:")              # 127 characters: runs
+        cmd("meminfo" + " " * 121 + "\r", too_long, absent=["MemTotal:"])
+        cmd("meminfo" + " " * 125 + "\x7f" * 5 + "\r", "MemTotal:")  # back under the limit
+        for keys in ("mem\x1b[Ainfo", "mem\x1bOAinfo", "mem\x1b[1;5Cinfo", "meminfo\x1b",
+                     "meminfo\x1b[", "meminfo\x1bO", "\x1bmeminfo"):
+            cmd(keys + "\r", "MemTotal:", absent=["unknown command"])
+        return problems, q.log
+
+
+def paste_lines(q, lines, before="", wait_for=None):
+    """Pastes lines (CR-terminated) after before; then, once wait_for has
+    shown and the machine is quiet, ends any dropped line and runs help.
+    Returns all the output."""
+    start = q.pos
+    q.paste(before + "".join(line + "\r" for line in lines))
+    if wait_for:
+        q.expect(wait_for, timeout=120)
+    q.wait_quiet(1.0, timeout=120)
+    q.send("\r")
+    q.send("help\r")
+    q.expect(r"Kernel command-line parameters", timeout=120)
+    q.expect(r"tinyslab> ")
+    return strip(q.log[start:q.pos])
+
+
+def check_paste(out, lines, problems, what):
+    """Every pasted line ran exactly or was reported dropped; none ran spliced."""
+    prompts = re.findall(r"^tinyslab> (.*)$", out, re.M)
+    bad = [p for p in prompts if p.strip() not in ("", "meminfo", "help", "stress 100000")]
+    if bad:
+        problems.append(f"{what}: {len(bad)} command lines were not typed as such, e.g. {bad[0]!r}")
+    unknown = re.findall(r"^unknown command.*$", out, re.M)
+    if unknown:
+        problems.append(f"{what}: {len(unknown)} spliced commands ran, e.g. {unknown[0]!r}")
+    ran = out.count("MemTotal:")
+    lost = [int(n) for n in re.findall(r"^console: (\d+) characters of input lost", out, re.M)]
+    sent = sum(len(line) + 1 for line in lines)
+    unaccounted = sent - 8 * ran - sum(lost)
+    # each loss also drops the parts of the lines around it that did arrive
+    if ran > len(lines) or not 0 <= unaccounted <= 14 * len(lost):
+        problems.append(f"{what}: {ran} of {len(lines)} lines ran and {sum(lost)} characters "
+                        f"were reported lost: {unaccounted} characters unaccounted for")
+    return ran, sum(lost)
+
+
+def console_paste():
+    """A 10 KiB paste, at the prompt and into a running command: every line
+    runs exactly or is reported dropped, and no spliced command ever runs."""
+    problems = []
+    lines = ["meminfo"] * 1280
+    with console_session("slab", timeout=120) as q:
+        q.expect(r"tinyslab> ")
+        ran, lost = check_paste(paste_lines(q, lines), lines, problems, "at the prompt")
+        if ran != len(lines):      # QEMU waits for the kernel to take input: nothing need be lost
+            problems.append(f"at the prompt: {ran} of {len(lines)} lines ran ({lost} lost)")
+        out = paste_lines(q, lines, before="stress 100000\r", wait_for=r"stress: .*\n")
+        check_paste(out, lines, problems, "during stress")
+        if "stress: 100000 operations, no corruption" not in out:
+            problems.append("during stress: stress did not finish as asked")
+        return problems, q.log
 
 
 # ---- the GRUB image ---------------------------------------------------------------
@@ -222,6 +371,73 @@ def mem_limit_and_unknown_parameter():
     return problems, text
 
 
+def cmdline_limits():
+    """Numbers that overflow, flags given values, control bytes (in a word
+    and in a module's name): each word is refused with a message and
+    changes nothing, and no control byte reaches the terminal."""
+    log = work("cmdline-limits.log")
+    words = ["mem=4098M", "mem=5G", "mem=99999999999G", "mem=4096M", "mem", "loglevel=99999999999",
+             "loglevel=4294967296", "console=ttyS0", "poweroff=now", "quiet=5", "replay=foo",
+             "x=\x1b[2J\x07", "poweroff"]
+    module = work("module.bin")
+    with open(module, "wb") as f:
+        f.write(b"not a trace")
+    status, text = qemu_run(log, "--kernel", kernel("slob"), "--append", " ".join(words),
+                            "--initrd", module + " \x1b[31mred", timeout=20)
+    problems = []
+    if status != 0:
+        problems.append(f"qemu-run status {status}, expected 0 (poweroff; the console not started)")
+    for w in words[:4] + words[5:7]:
+        expect_in(text, problems, f'Bad value for kernel parameter "{w}", ignored: out of range')
+    expect_in(text, problems, 'Kernel parameter "mem" ignored: it needs a value')
+    for w in words[7:11]:
+        expect_in(text, problems, f'Kernel parameter "{w}" ignored: {w.split("=")[0]} is a flag '
+                  'and takes no value')
+    expect_in(text, problems, 'Unknown kernel command line parameter "x=\\x1b[2J\\x07"',
+              'bytes "' + module + ' \\x1b[31mred"',   # the module's name
+              "Kernel command line: ")       # an info message: quiet=5 did not hide it
+    if "\x1b" in text or "\x07" in text:
+        problems.append("control bytes from the command line reached the terminal")
+    if "using RAM below" in text or "Console ready" in text or "replay:" in text:
+        problems.append("a refused parameter took effect")
+    m = re.search(r"MemTotal:\s+(\d+) kB", text)
+    if not m or int(m.group(1)) < 30000:
+        problems.append("MemTotal does not show all 32 MiB")
+    for size, limit in (("4294967295", "0xffffffff"), ("4194303K", "0xfffffc00"),
+                        ("4095M", "0xfff00000"), ("3G", "0xc0000000")):
+        status, text2 = qemu_run(work("cmdline-mem.log"), "--kernel", kernel("slob"), "--append",
+                                 f"mem={size} poweroff", timeout=20)
+        if status != 0 or f"using RAM below {limit} only" not in text2:
+            problems.append(f"mem={size} is not taken exactly as {limit}")
+        text += text2
+    return problems, text
+
+
+def cmdline_length():
+    """A command line of exactly 511 characters is whole; a longer one is cut
+    before its first word that does not fit whole, and that is reported."""
+    problems, text = [], ""
+    path = kernel("slob")
+    for total in (511, 512, 600):
+        head, last = path + " poweroff ", "mem=16M"
+        pad = total - len(head) - len(last)
+        words = "loglevel=7 " * (pad // 11) + ("x" * (pad % 11 - 1) + " " if pad % 11 else "")
+        append = "poweroff " + words + last
+        assert len(path + " " + append) == total
+        status, out = qemu_run(work("cmdline-length.log"), "--kernel", path, "--append", append,
+                               timeout=20)
+        text += out
+        warned = "Kernel command line longer than 511 characters" in out
+        applied = "mem=16384K: using RAM below 0x1000000" in out
+        if status != 0:
+            problems.append(f"{total} characters: qemu-run status {status}")
+        if total == 511 and (warned or not applied):
+            problems.append("511 characters: warned about as cut, or its last word not applied")
+        if total > 511 and (not warned or applied or 'parameter "mem=' in out):
+            problems.append(f"{total} characters: the cut is not reported, or a cut word was used")
+    return problems, text
+
+
 # ---- the host benchmark reproduces the kernel replay ------------------------------------------
 
 def agreement_case(alloc):
@@ -281,7 +497,12 @@ CASES = [
     fault_case("divide", "divide error"),
     fault_case("null", "page fault"),
     fault_case("stack", "double fault"),
+    console_ctrl_c,
+    console_input_limits,
+    console_paste,
     mem_limit_and_unknown_parameter,
+    cmdline_limits,
+    cmdline_length,
     replay_malformed_module,
     replay_too_small,
     agreement_case("slab"),

@@ -1,6 +1,7 @@
 /* console.c - the kernel console on this PC: COM1 and the VGA text screen. */
 #include <tiny/kernel.h>
 #include <tiny/arch.h>
+#include <tiny/console.h>
 #include <arch/desc.h>
 #include <arch/processor.h>
 
@@ -28,9 +29,14 @@ void arch_console_input_init(void)
 	serial_enable_rx_irq();
 }
 
-int arch_console_getc(void)
+void arch_console_poll(int drop_when_full)
 {
-	return serial_getc();
+	serial_poll(drop_when_full);
+}
+
+int arch_console_loopback(struct input_ring *r, const char *s, size_t n)
+{
+	return serial_loopback(r, s, n);
 }
 
 void arch_idle(void)

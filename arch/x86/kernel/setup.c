@@ -37,6 +37,31 @@ static void copy_string(char *dst, size_t size, u32 src)
 	strscpy(dst, (const char *)(uintptr_t)src, size);
 }
 
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Copies the loader's command line into boot_info.  A line too long for it
+ * is cut before the first word that does not fit whole, and the cut is
+ * reported: a cut word could otherwise be taken as a different value. */
+static void copy_cmdline(const char *s)
+{
+	size_t n = strscpy(boot_info.cmdline, s, sizeof(boot_info.cmdline));
+	char rest[24];
+
+	if (!s[n])
+		return;
+	while (n && !is_blank(s[n]) && !is_blank(s[n - 1]))
+		n--;
+	boot_info.cmdline[n] = '\0';
+	while (is_blank(s[n]))
+		n++;
+	strscpy(rest, s + n, sizeof(rest));
+	pr_warn("Kernel command line longer than %zu characters: ignoring it from \"%pE...\" on\n",
+		sizeof(boot_info.cmdline) - 1, rest);
+}
+
 /* The part of a memory-map entry a 32-bit kernel can use, as [start, end). */
 static int clip_region(u64 addr, u64 len, struct mem_region *r)
 {
@@ -104,7 +129,7 @@ static void parse_modules(const struct multiboot_info *mbi)
 			copy_string(bm->name, sizeof(bm->name), m[i].string);
 		boot_reserve(bm->start, bm->end, "boot module");
 		boot_info.nr_modules++;
-		pr_info("module %u: [mem %#010lx-%#010lx] %lu bytes \"%s\"\n", i, bm->start,
+		pr_info("module %u: [mem %#010lx-%#010lx] %lu bytes \"%pE\"\n", i, bm->start,
 			bm->end - 1, bm->end - bm->start, bm->name);
 	}
 }
@@ -119,10 +144,10 @@ static void parse_multiboot(unsigned long magic, const struct multiboot_info *mb
 	if (mbi->flags & MBI_CMDLINE) {
 		const char *s = (const char *)(uintptr_t)mbi->cmdline;
 
-		copy_string(boot_info.cmdline, sizeof(boot_info.cmdline), mbi->cmdline);
+		copy_cmdline(s);
 		boot_reserve(mbi->cmdline, mbi->cmdline + strlen(s) + 1, "command line");
 	}
-	pr_info("boot loader: %s\n", boot_info.loader[0] ? boot_info.loader : "(unnamed)");
+	pr_info("boot loader: %pE\n", boot_info.loader[0] ? boot_info.loader : "(unnamed)");
 	if (mbi->flags & MBI_MMAP)
 		parse_memory_map(mbi);
 	else if (mbi->flags & MBI_MEM)

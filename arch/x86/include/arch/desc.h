@@ -34,7 +34,11 @@ void vga_init(void);
 void serial_enable_rx_irq(void);
 void serial_putc(char c);
 void vga_write(const char *s, size_t len);
-int serial_getc(void);
+/* Moves received bytes into the console's ring (see serial.c); any context. */
+void serial_poll(int drop_when_full);
+/* arch_console_loopback() for COM1. */
+struct input_ring;
+int serial_loopback(struct input_ring *r, const char *s, size_t n);
 /* Installs handler for ISA interrupt irq (0-15) and unmasks it. */
 void request_irq(unsigned int irq, void (*handler)(struct pt_regs *regs));
 /* Prints the registers of a frame (used by exception and panic reports). */
