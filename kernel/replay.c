@@ -17,6 +17,7 @@
  * benchmark on a file.
  */
 #include <tiny/kernel.h>
+#include <tiny/console.h>
 #include <tiny/irqflags.h>
 #include <tiny/mm.h>
 #include <tiny/replay.h>
@@ -395,11 +396,17 @@ static void free_everything(struct replay_state *rs)
 			kmem_cache_destroy(rs->cache_ptr[i]);
 }
 
+/* Runs every op; -1 at a malformed one, -2 once Ctrl-C was typed at the
+ * console (looked at every 1024 ops). */
 static int run_ops(struct replay_state *rs)
 {
 	u32 n;
 
 	for (n = 0; n < rs->hdr->nr_ops; n++) {
+		if ((n & 1023) == 0 && console_interrupted()) {
+			printk("replay: interrupted at op %u of %u\n", n, rs->hdr->nr_ops);
+			return -2;
+		}
 		if (replay_op(rs, n)) {
 			pr_err("replay: op %u is malformed (code %#x, arg %u)\n", n,
 			       rs->ops[n].code, rs->ops[n].arg);

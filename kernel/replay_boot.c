@@ -39,6 +39,6 @@ int replay_from_boot_module(void)
 	ret = replay_run((const void *)(uintptr_t)m->start, m->end - m->start, &replay_res);
 	if (ret >= 0)
 		replay_report(&replay_res, m->name[0] ? m->name : "module 0");
-	printk("replay: %s\n", ret == 0 ? "PASS" : "FAIL");
+	printk("replay: %s\n", ret == 0 ? "PASS" : ret == -2 ? "interrupted" : "FAIL");
 	return ret;
 }

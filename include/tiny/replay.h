@@ -86,9 +86,10 @@ struct replay_result {
 /*
  * Checks the trace at data (len bytes) and replays it: every object is
  * filled with a pattern when allocated and checked when freed.  Returns 0
- * if the run was clean, -1 if the trace is malformed (reported) and 1 if
- * there were allocation failures or corruption (counted in res).  Runs
- * with interrupts off, driving timers from the trace's clock.
+ * if the run was clean, -1 if the trace is malformed (reported), -2 if
+ * Ctrl-C stopped it (every object is freed all the same), and 1 if there
+ * were allocation failures or corruption (counted in res).  Runs with
+ * interrupts off, driving timers from the trace's clock.
  */
 int replay_run(const void *data, size_t len, struct replay_result *res);
 /* Prints the report of a run. */

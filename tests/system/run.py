@@ -178,6 +178,41 @@ def console_ctrl_c():
         return problems, q.log
 
 
+REPLAY_FIGURES = re.compile(r"^replay: (?:Slab at the peak|MemFree at the peak|allocation "
+                            r"failures|peak live).*$", re.M)
+
+
+def console_replay_repeats_and_stops():
+    """A console replay after the boot replay repeats it exactly (SLOB, whose figures depend
+    on which pages it gets, at 16 MiB where allocations fail too); Ctrl-C stops a replay
+    with "interrupted", every object freed and the allocator consistent."""
+    problems = []
+    trace, _ = full_trace()
+    with QemuConsole(["--kernel", kernel("slob"), "--initrd", trace, "--append",
+                      "replay console"], mem=16, timeout=120) as q:
+        boot = strip(q.expect(r"tinyslab> ", timeout=300))
+        first = REPLAY_FIGURES.findall(boot)
+        before = memfree_after_shrink(q)
+        q.send("replay\r")
+        again = REPLAY_FIGURES.findall(strip(q.expect(r"tinyslab> ", timeout=300)))
+        if len(first) != 4 or first != again:
+            problems.append(f"the second replay differs: {first} then {again}")
+        q.send("replay\r")
+        q.expect(r"replay: replaying")
+        time.sleep(0.3)
+        q.send("\x03")
+        out = strip(q.expect(r"tinyslab> ", timeout=60))
+        if not re.search(r"replay: interrupted at op \d+ of \d+", out) or \
+                "replay: interrupted\n" not in out:
+            problems.append("no 'replay: interrupted' after Ctrl-C")
+        if memfree_after_shrink(q) != before:
+            problems.append("MemFree or Slab differ after the interrupted replay")
+        q.send("validate\r")
+        if "validate: 0 inconsistencies found" not in strip(q.expect(r"tinyslab> ")):
+            problems.append("validate found inconsistencies after the interrupted replay")
+        return problems, q.log
+
+
 def console_input_limits():
     """Numbers that overflow, lines that are too long, escape sequences:
     refused or ignored as the README says, and Enter always ends a line."""
@@ -500,6 +535,7 @@ CASES = [
     console_ctrl_c,
     console_input_limits,
     console_paste,
+    console_replay_repeats_and_stops,
     mem_limit_and_unknown_parameter,
     cmdline_limits,
     cmdline_length,
