@@ -478,6 +478,43 @@ malformed_case("cache_free_without_name", [GOOD[0], cf(1, A, "x").replace(" name
 malformed_case("bad_gfp_flags", [km(0, A, 8, gfp="GFP_KERNEL||")], 1, "gfp_flags")
 
 
+@case
+def nothing_to_replay_is_refused():
+    """An empty trace, a comment-only one, and one with only frees: refused, no file."""
+    problems, outputs = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, lines in (("empty", []), ("comments", ["# tracer: nop", "#", "# entries"]),
+                             ("frees-only", [kf(1, A), kf(2, B)])):
+            path, out = os.path.join(tmp, label + ".ftrace"), os.path.join(tmp, label + ".replay")
+            with open(path, "w") as f:
+                f.write("".join(ln + "\n" for ln in lines))
+            r = run(["-o", out, path], text=True)
+            outputs.append(r.stderr)
+            if r.returncode != 1 or "nothing to replay" not in r.stderr:
+                problems.append(f"{label}: exit status {r.returncode}, stderr {r.stderr!r}")
+            if os.path.exists(out):
+                problems.append(f"{label}: a replay file was written")
+    return problems, "\n".join(outputs)
+
+
+@case
+def stats_json_failure_leaves_no_replay():
+    """If --stats-json cannot be written, no replay file is left either (and none was
+    half-written): both are written, or neither."""
+    problems = []
+    with tempfile.TemporaryDirectory() as tmp:
+        path, out = os.path.join(tmp, "t.ftrace"), os.path.join(tmp, "t.replay")
+        with open(path, "w") as f:
+            f.write(text([km(0, A, 64), kf(1, A)]))
+        r = run(["-o", out, "--stats-json", os.path.join(tmp, "no", "such", "dir.json"), path],
+                text=True)
+        if r.returncode != 1 or "No such file or directory" not in r.stderr:
+            problems.append(f"exit status {r.returncode}, stderr {r.stderr!r}")
+        if os.path.exists(out):
+            problems.append("the replay file was written although the statistics failed")
+    return problems, r.stderr
+
+
 # ---- --dump -------------------------------------------------------------------------
 
 @case
