@@ -1,7 +1,7 @@
 /* bench_replay.c - the trace replay of the kernel, on the host, timed.
  *
  * usage: bench_replay [--mem MB | --layout SPEC] [--count alloc|free]
- *                     [--cycles FILE] TRACE.replay
+ *                     [--cycles FILE] [--no-footprint] TRACE.replay
  * Runs kernel/replay.c on the same mm/ code as the kernel (build it -m32 to
  * get the kernel's object sizes), prints the kernel's replay report, and
  * adds what the host can measure better: nanoseconds per allocation and
@@ -25,6 +25,11 @@
  * The same file, linked with tests/host/peer_kmem.c instead of mm/ and
  * host.c, replays the trace against a user-space malloc (the peer-*
  * binaries): the harness, and so the work around each call, is the same.
+ * --no-footprint tells a peer not to sample its footprint, which it
+ * would do at every new peak of live bytes (jemalloc's statistics
+ * refresh there made its allocations 1.6 times slower): scripts/bench times the
+ * peers without it and takes their footprint from a run of its own.
+ * SLAB's and SLOB's counts cost next to nothing and are always taken.
  *
  * With --layout (the "replay-layout:" line of a kernel replay) the page
  * allocator starts in the kernel's state and the footprint figures must
@@ -59,6 +64,7 @@ struct call_log {
 static struct replay_result res;
 static struct call_log calls[2];	/* [0] allocations, [1] frees */
 int host_measure_mask;
+int bench_sample_footprint = 1;		/* read by peer_kmem.c */
 
 static double now_ns(void)
 {
@@ -194,7 +200,7 @@ static long page_faults(void)
 static int usage(const char *prog)
 {
 	fprintf(stderr, "usage: %s [--mem MB | --layout SPEC] [--count alloc|free] "
-		"[--cycles FILE] TRACE.replay\n", prog);
+		"[--cycles FILE] [--no-footprint] TRACE.replay\n", prog);
 	return 2;
 }
 
@@ -221,6 +227,8 @@ int main(int argc, char **argv)
 			host_measure_mask = !strcmp(argv[++i], "alloc") ? MEASURE_ALLOC : MEASURE_FREE;
 		else if (!strcmp(argv[i], "--cycles") && i + 1 < argc)
 			cycles_path = argv[++i];
+		else if (!strcmp(argv[i], "--no-footprint"))
+			bench_sample_footprint = 0;
 		else if (argv[i][0] != '-' && !path)
 			path = argv[i];
 		else
