@@ -6,7 +6,8 @@ cases run the real host builds (make bench's binaries, built here if
 missing) without QEMU (--no-kernel), without callgrind and with one peer,
 on the first lines of the shipped trace, which takes seconds: on 2 MiB the
 allocators run out of memory and bench must count the failures and exit
-1; on 32 MiB the same run is clean and exits 0.
+1; on 32 MiB the same run is clean and exits 0, and SLAB and SLOB take
+next to no host page fault (their RAM is backed before the replay).
 """
 import gzip
 import os
@@ -124,4 +125,8 @@ def verdict_counts_failures():
             problems.append(f"32 MiB: row {label!r} incomplete: {cells}")
     if "FAILED" in clean.stdout:
         problems.append("32 MiB: a FAILED line")
+    faults = row(clean.stdout, "host page faults in the replay")
+    if not faults or not all(f.isdigit() and int(f) < 100 for f in faults[:2]):
+        problems.append(f"32 MiB: SLAB and SLOB took host page faults in the replay "
+                        f"(is the RAM not backed beforehand?): {faults}")
     return problems, small.stdout + small.stderr + clean.stdout + clean.stderr
