@@ -1,21 +1,48 @@
 /* bench_replay.c - the trace replay of the kernel, on the host, timed.
  *
- * usage: bench_replay [--mem MB | --layout SPEC] [--count alloc|free] TRACE.replay
+ * usage: bench_replay [--mem MB | --layout SPEC] [--count alloc|free]
+ *                     [--cycles FILE] [--no-footprint] TRACE.replay
  * Runs kernel/replay.c on the same mm/ code as the kernel (build it -m32 to
  * get the kernel's object sizes), prints the kernel's replay report, and
  * adds what the host can measure better: nanoseconds per allocation and
  * per free (TSC cycles of the replay, converted with a TSC rate measured
- * against CLOCK_MONOTONIC during the run).  Instructions per operation
- * come from the callgrind build (bench-cg) run under callgrind with
- * --collect-atstart=no: --count picks whether the allocations or the frees
- * are counted (scripts/bench).
+ * against CLOCK_MONOTONIC during the run), the host page faults taken
+ * during the replay (0 expected: the memory standing in for RAM is backed
+ * beforehand), and what an empty call costs through the same pair of TSC
+ * reads (the floor under every per-call figure).
+ *
+ * Instructions per operation come from the callgrind build (bench-cg) run
+ * under callgrind with --collect-atstart=no: --count picks whether the
+ * allocations or the frees are counted (scripts/bench).
+ *
+ * The timed build (bench-timed, with bench_timex.h) also keeps the cycles
+ * of every single allocator call: it prints their p50, p99 and maximum
+ * and, with --cycles, writes them to FILE (u32 count of allocations, u32
+ * count of frees, then one u32 per call in trace order, allocations first;
+ * little-endian host order), from which scripts/bench takes each call's
+ * minimum over several runs.
+ *
+ * The same file, linked with tests/host/peer_kmem.c instead of mm/ and
+ * host.c, replays the trace against a user-space malloc (the peer-*
+ * binaries): the harness, and so the work around each call, is the same.
+ * --no-footprint tells a peer not to sample its footprint, which it
+ * would do at every new peak of live bytes (jemalloc's statistics
+ * refresh there made its allocations 1.6 times slower): scripts/bench times the
+ * peers without it and takes their footprint from a run of its own.
+ * SLAB's and SLOB's counts cost next to nothing and are always taken.
+ *
  * With --layout (the "replay-layout:" line of a kernel replay) the page
  * allocator starts in the kernel's state and the footprint figures must
  * come out exactly as the kernel's.
+ * Exit status: 0 clean run, 1 allocation failures or corruption (counted
+ * in the report) or a malformed trace, 2 bad usage or a host failure.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include <tiny/kernel.h>
@@ -25,6 +52,20 @@
 #include <arch/timex.h>
 #include "host.h"
 
+#define FLOOR_SAMPLES	10001	/* empty calls timed for the floor */
+
+/* The cycles of each measured call of one kind, in trace order. */
+struct call_log {
+	u32 *cycles;
+	unsigned long cap, n;
+	unsigned long long seen;	/* the replay's total when the last call ended */
+};
+
+static struct replay_result res;
+static struct call_log calls[2];	/* [0] allocations, [1] frees */
+int host_measure_mask;
+int bench_sample_footprint = 1;		/* read by peer_kmem.c */
+
 static double now_ns(void)
 {
 	struct timespec ts;
@@ -33,19 +74,150 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-static struct replay_result res;
-int host_measure_mask;
+/* Anonymous memory outside every allocator measured, written once so that
+ * no first touch happens during the replay; exits on failure. */
+static void *backed_table(size_t bytes)
+{
+	void *p = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("bench: mmap");
+		exit(2);
+	}
+	memset(p, 0, bytes);
+	return p;
+}
+
+/* The replay calls this after each measured call (see bench_timex.h): the
+ * call's cycles are what the replay's total for its kind grew by. */
+void bench_call_done(int kind)
+{
+	struct call_log *log = &calls[kind == MEASURE_FREE];
+	unsigned long long total = kind == MEASURE_FREE ? res.free_cycles : res.alloc_cycles;
+	unsigned long long d = total - log->seen;
+
+	log->seen = total;
+	if (log->n < log->cap)
+		log->cycles[log->n] = d > UINT32_MAX ? UINT32_MAX : (u32)d;
+	log->n++;
+}
+
+/* Room for one entry per op the file can hold (8 bytes an op): enough for
+ * every call whatever its header claims (the replay checks the header). */
+static void make_call_logs(size_t trace_len)
+{
+	unsigned long most = (unsigned long)(trace_len / sizeof(struct replay_op));
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		calls[i].cycles = backed_table(most * sizeof(u32));
+		calls[i].cap = most;
+	}
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The q-th quantile (q in 0..1) of sorted[0..n-1], by the nearest rank. */
+static u32 quantile(const u32 *sorted, unsigned long n, double q)
+{
+	unsigned long rank = (unsigned long)(q * (double)n + 0.999999);
+
+	return sorted[rank ? rank - 1 : 0];
+}
+
+static void print_call_stats(const char *what, const struct call_log *log)
+{
+	u32 *sorted;
+
+	if (!log->n)
+		return;
+	sorted = backed_table(log->n * sizeof(u32));
+	memcpy(sorted, log->cycles, log->n * sizeof(u32));
+	qsort(sorted, log->n, sizeof(u32), cmp_u32);
+	printf("bench: cycles per %s call (TSC, this run): p50 %u, p99 %u, max %u\n", what,
+	       quantile(sorted, log->n, 0.5), quantile(sorted, log->n, 0.99), sorted[log->n - 1]);
+	munmap(sorted, log->n * sizeof(u32));
+}
+
+/* Writes the per-call cycles (format above); 0 or -1 (reported). */
+static int write_call_logs(const char *path)
+{
+	u32 counts[2] = { (u32)calls[0].n, (u32)calls[1].n };
+	FILE *f = fopen(path, "wb");
+	int ok;
+
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	ok = fwrite(counts, sizeof(counts), 1, f) == 1 &&
+	     fwrite(calls[0].cycles, sizeof(u32), calls[0].n, f) == calls[0].n &&
+	     fwrite(calls[1].cycles, sizeof(u32), calls[1].n, f) == calls[1].n;
+	if (fclose(f) || !ok) {
+		perror(path);
+		return -1;
+	}
+	return 0;
+}
+
+/* Stands for an allocator that does nothing: the floor of the bracket. */
+static noinline void *empty_call(size_t size)
+{
+	__asm__ __volatile__("" ::: "memory");
+	return (void *)(uintptr_t)size;
+}
+
+/* The median cycles of an empty call timed as the replay times a call. */
+static u32 bracket_floor(void)
+{
+	static u32 samples[FLOOR_SAMPLES];
+	unsigned long long t0;
+	int i;
+
+	for (i = 0; i < FLOOR_SAMPLES; i++) {
+		t0 = get_cycles();
+		empty_call((size_t)i);
+		samples[i] = (u32)(get_cycles() - t0);
+	}
+	qsort(samples, FLOOR_SAMPLES, sizeof(u32), cmp_u32);
+	return samples[FLOOR_SAMPLES / 2];
+}
+
+static long page_faults(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_minflt + ru.ru_majflt;
+}
+
+static int usage(const char *prog)
+{
+	fprintf(stderr, "usage: %s [--mem MB | --layout SPEC] [--count alloc|free] "
+		"[--cycles FILE] [--no-footprint] TRACE.replay\n", prog);
+	return 2;
+}
 
 int main(int argc, char **argv)
 {
+	static char outbuf[BUFSIZ];
 	unsigned long mb = 32;
-	const char *path = NULL, *layout = NULL;
+	const char *path = NULL, *layout = NULL, *cycles_path = NULL;
 	double t0, t1, ghz;
 	u64 c0, c1;
+	long faults;
 	size_t len;
 	void *data;
+	u32 floor;
 	int i, r;
 
+	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));	/* no buffer from the heap measured */
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--mem") && i + 1 < argc)
 			mb = strtoul(argv[++i], NULL, 0);
@@ -53,29 +225,31 @@ int main(int argc, char **argv)
 			layout = argv[++i];
 		else if (!strcmp(argv[i], "--count") && i + 1 < argc)
 			host_measure_mask = !strcmp(argv[++i], "alloc") ? MEASURE_ALLOC : MEASURE_FREE;
+		else if (!strcmp(argv[i], "--cycles") && i + 1 < argc)
+			cycles_path = argv[++i];
+		else if (!strcmp(argv[i], "--no-footprint"))
+			bench_sample_footprint = 0;
 		else if (argv[i][0] != '-' && !path)
 			path = argv[i];
-		else {
-			fprintf(stderr, "usage: %s [--mem MB | --layout SPEC] [--count alloc|free] "
-				"TRACE.replay\n", argv[0]);
-			return 2;
-		}
+		else
+			return usage(argv[0]);
 	}
-	if (!path) {
-		fprintf(stderr, "usage: %s [--mem MB | --layout SPEC] [--count alloc|free] "
-			"TRACE.replay\n", argv[0]);
-		return 2;
-	}
+	if (!path)
+		return usage(argv[0]);
 	data = host_read_file(path, &len);
+	make_call_logs(len);
 	if (layout)
 		host_mm_init_layout(layout);
 	else
 		host_mm_init(mb);
+	floor = bracket_floor();
+	faults = page_faults();
 	t0 = now_ns();
 	c0 = get_cycles();
 	r = replay_run(data, len, &res);
 	c1 = get_cycles();
 	t1 = now_ns();
+	faults = page_faults() - faults;
 	if (r < 0)
 		return 1;
 	replay_report(&res, path);
@@ -83,8 +257,22 @@ int main(int argc, char **argv)
 	printf("bench: TSC %.3f GHz; ns per op: alloc %.1f, free %.1f\n", ghz,
 	       res.allocs ? res.alloc_cycles / ghz / res.allocs : 0.0,
 	       res.frees ? res.free_cycles / ghz / res.frees : 0.0);
-	printf("bench: MemTotal %lu kB\n", totalram_pages() << (PAGE_SHIFT - 10));
+	printf("bench: an empty call through the same TSC reads: %u cycles (median)\n", floor);
+	printf("bench: host page faults during the replay: %ld\n", faults);
+	print_call_stats("allocation", &calls[0]);
+	print_call_stats("free", &calls[1]);
+	if (totalram_pages())
+		printf("bench: MemTotal %lu kB\n", totalram_pages() << (PAGE_SHIFT - 10));
 	printf("replay: %s\n", r == 0 ? "PASS" : "FAIL");
-	free(data);
+	fflush(stdout);
+	if (cycles_path) {
+		if (calls[0].n != res.allocs || calls[1].n != res.frees) {
+			fprintf(stderr, "bench: this build does not record each call (%lu of %lu "
+				"allocations): --cycles needs bench-timed\n", calls[0].n, res.allocs);
+			return 2;
+		}
+		if (write_call_logs(cycles_path))
+			return 2;
+	}
 	return r;
 }

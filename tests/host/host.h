@@ -5,8 +5,9 @@
 #include <stddef.h>
 
 /* Gives the page allocator mb MiB of host memory at a base aligned like
- * physical address 0 (to the largest buddy block), then starts the object
- * allocator.  Exits on failure. */
+ * physical address 0 (to the largest buddy block), every host page of it
+ * already backed (written once), then starts the object allocator.
+ * Exits on failure. */
 void host_mm_init(unsigned long mb);
 /* The same, with the RAM and reserved ranges of a kernel boot, as its
  * "replay-layout:" line prints them ("ram=A-B,...;reserved=C-D,..."),

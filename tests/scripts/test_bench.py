@@ -1,0 +1,132 @@
+"""test_bench.py - tests of scripts/bench, collected by run.py.
+
+The argument checks run no allocator: each bad call must exit with status
+2 and say what is wrong, before anything is booted or timed.  The verdict
+cases run the real host builds (make bench's binaries, built here if
+missing) without QEMU (--no-kernel), without callgrind and with one peer,
+on the first lines of the shipped trace, which takes seconds: on 2 MiB the
+allocators run out of memory and bench must count the failures and exit
+1; on 32 MiB the same run is clean and exits 0, and SLAB and SLOB take
+next to no host page fault (their RAM is backed before the replay).
+"""
+import gzip
+import os
+import subprocess
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+PY = "/usr/bin/python3"
+SCRIPT = os.path.join(ROOT, "scripts", "bench")
+SHIPPED = os.path.join(ROOT, "tests", "traces", "linux-6.1-boot-files.ftrace.gz")
+BUILD = os.path.join(ROOT, "build")
+
+CASES = []
+
+
+def case(fn):
+    fn.__name__ = "bench_" + fn.__name__
+    CASES.append(fn)
+    return fn
+
+
+def bench(*args):
+    return subprocess.run([PY, SCRIPT] + list(args), capture_output=True, text=True)
+
+
+def first_lines(path, n):
+    with gzip.open(SHIPPED, "rt") as src, open(path, "w") as dst:
+        for i, text in enumerate(src):
+            if i == n:
+                break
+            dst.write(text)
+
+
+@case
+def refuses_bad_arguments():
+    problems, log = [], ""
+    with tempfile.TemporaryDirectory() as tmp:
+        bad_trace = os.path.join(tmp, "bad.ftrace")
+        with open(bad_trace, "w") as f:
+            f.write("this is no ftrace line\n")
+        small = os.path.join(tmp, "small.ftrace")
+        first_lines(small, 200)
+        out = os.path.join(tmp, "out")
+        for args, want in (
+                (["--runs", "0"], "at least one run"),
+                (["--mem", "1"], "at least 2 MiB"),
+                (["--trace", os.path.join(tmp, "none.ftrace")], "cannot read the trace"),
+                (["--peers", "glibc,tcmalloc"], "unknown peer 'tcmalloc'"),
+                (["--trace", bad_trace, "--out", out], "bad.ftrace:1:"),
+                (["--trace", small, "--out", out, "--build", tmp], "is missing: build it"),
+                (["--frobnicate"], "unrecognized arguments")):
+            r = bench(*args)
+            log += f"$ bench {' '.join(args)}\n{r.stdout}{r.stderr}"
+            if r.returncode != 2:
+                problems.append(f"{args}: exit status {r.returncode}, expected 2")
+            if want not in r.stderr:
+                problems.append(f"{args}: stderr lacks {want!r}")
+            if "Traceback" in r.stderr:
+                problems.append(f"{args}: a Python traceback")
+    return problems, log
+
+
+def host_builds():
+    """Builds make bench's host binaries (nothing if they are up to date)."""
+    for config in ("slab", "slob"):
+        r = subprocess.run(["make", "-s", "-f", os.path.join(ROOT, "tests/host/Makefile"),
+                            f"CONFIG={config}", "bench"], capture_output=True, text=True)
+        if r.returncode:
+            return r.stdout + r.stderr
+    return None
+
+
+def small_run(tmp, mem):
+    trace = os.path.join(tmp, "small.ftrace")
+    if not os.path.exists(trace):
+        first_lines(trace, 60000)
+    return bench("--no-kernel", "--no-callgrind", "--mem", str(mem), "--runs", "2",
+                 "--peers", "glibc", "--trace", trace, "--build", BUILD,
+                 "--out", os.path.join(tmp, f"out-{mem}"))
+
+
+def row(text, label):
+    """The cells of the table row that starts with label."""
+    for line in text.splitlines():
+        if line.strip().startswith(label):
+            return line.strip()[len(label):].split()
+    return None
+
+
+@case
+def verdict_counts_failures():
+    err = host_builds()
+    if err:
+        return ["the host build failed"], err
+    problems = []
+    with tempfile.TemporaryDirectory() as tmp:
+        small, clean = small_run(tmp, 2), small_run(tmp, 32)
+    failures = row(small.stdout, "allocation failures")
+    if small.returncode != 1:
+        problems.append(f"2 MiB: exit status {small.returncode}, expected 1")
+    if not failures or failures[0] == "0" or failures[1] == "0":
+        problems.append(f"2 MiB: SLAB and SLOB should count failures, the row reads {failures}")
+    for name in ("SLAB", "SLOB"):
+        if f"bench: FAILED: {name}: " not in small.stdout:
+            problems.append(f"2 MiB: no FAILED line for {name}")
+    if clean.returncode != 0:
+        problems.append(f"32 MiB: exit status {clean.returncode}, expected 0")
+    for label in ("allocation failures", "corruptions"):
+        if row(clean.stdout, label) != ["0", "0", "0"]:
+            problems.append(f"32 MiB: {label} row reads {row(clean.stdout, label)}")
+    for label in ("per allocation, median of 2 runs", "allocation p99", "held (kB)"):
+        cells = row(clean.stdout, label)
+        if not cells or len(cells) < 3 or "-" in cells[:3]:
+            problems.append(f"32 MiB: row {label!r} incomplete: {cells}")
+    if "FAILED" in clean.stdout:
+        problems.append("32 MiB: a FAILED line")
+    faults = row(clean.stdout, "host page faults in the replay")
+    if not faults or not all(f.isdigit() and int(f) < 100 for f in faults[:2]):
+        problems.append(f"32 MiB: SLAB and SLOB took host page faults in the replay "
+                        f"(is the RAM not backed beforehand?): {faults}")
+    return problems, small.stdout + small.stderr + clean.stdout + clean.stderr
