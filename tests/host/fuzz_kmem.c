@@ -1134,6 +1134,8 @@ void fuzz_kmem_summary(void)
 		bad += counts.bad[i];
 		kinds += counts.bad[i] != 0;
 		enabled += bad_case_enabled(&bad_cases[i]);
+		printf("fuzz_kmem: %6lu x %s%s\n", counts.bad[i], bad_cases[i].name,
+		       bad_case_enabled(&bad_cases[i]) ? "" : " (known gap, skipped)");
 	}
 	printf("fuzz_kmem: %lu operations, %lu allocation failures, %lu squeezes, "
 	       "%lu constructor and %lu destructor calls, %lu bad pointers of %u kinds "
