@@ -148,9 +148,12 @@ static size_t next_align(void)
 	return b & 0x80 ? 0 : (size_t)1 << (b % (PAGE_SHIFT + 3));
 }
 
+/* GFP_KERNEL or GFP_ATOMIC, sometimes with __GFP_ZERO. */
 static gfp_t next_gfp(void)
 {
-	return (next_byte() & 1 ? GFP_ATOMIC : GFP_KERNEL) | __GFP_NOWARN;
+	unsigned int b = next_byte();
+
+	return (b & 1 ? GFP_ATOMIC : GFP_KERNEL) | (b & 2 ? __GFP_ZERO : 0) | __GFP_NOWARN;
 }
 
 /* ---- object contents -------------------------------------------------------- */
@@ -445,10 +448,12 @@ static void adopt_block(struct object *o, u8 *p, size_t n, int zero, unsigned in
 	fill(o);
 }
 
+/* kmalloc (kzalloc if zero) of n bytes into slot. */
 static void alloc_block(unsigned int slot, size_t n, int zero, gfp_t gfp)
 {
 	u8 *p = zero ? kzalloc(n, gfp) : kmalloc(n, gfp);
 
+	zero |= (gfp & __GFP_ZERO) != 0;
 	if (!n) {
 		if (p != ZERO_SIZE_PTR)
 			fail("size 0 did not give ZERO_SIZE_PTR", slot);
@@ -473,7 +478,7 @@ static void op_kzalloc(unsigned int slot, unsigned int k)
 	size_t n = next_size();
 
 	free_slot(slot);
-	alloc_block(slot, n, 1, next_gfp());
+	alloc_block(slot, n, 1, next_gfp() & ~__GFP_ZERO);
 }
 
 static void op_kcalloc(unsigned int slot, unsigned int k)
@@ -526,12 +531,40 @@ static void op_krealloc(unsigned int slot, unsigned int k)
 	fill(o);
 }
 
+/* Frees the object in slot; an empty slot frees NULL and ZERO_SIZE_PTR,
+ * which must be quiet no-ops (and ksize of them 0). */
 static void op_free(unsigned int slot, unsigned int k)
 {
-	free_slot(slot);
+	unsigned long bad = kmem_bad_free_count;
+
+	if (obj[slot].p) {
+		free_slot(slot);
+		return;
+	}
+	kfree(NULL);
+	kfree(ZERO_SIZE_PTR);
+	if (caches[k].c)
+		kmem_cache_free(caches[k].c, NULL);
+	if (ksize(NULL) || ksize(ZERO_SIZE_PTR) || kmem_bad_free_count != bad)
+		fail("freeing NULL or ZERO_SIZE_PTR is not a quiet no-op", k);
 }
 
 /* ---- caches ----------------------------------------------------------------------- */
+
+/* A request kmem_cache_create() must refuse (returning NULL): size 0, an
+ * alignment not a power of two, an object or alignment larger than the
+ * largest block of pages. */
+static void create_refused(unsigned int k)
+{
+	static const struct { size_t size, align; } bad[] = {
+		{ 0, 0 }, { 64, 24 }, { 64, 3 },
+		{ (PAGE_SIZE << (MAX_ORDER - 1)) + 1, 0 }, { 64, PAGE_SIZE << MAX_ORDER },
+	};
+	unsigned int i = next_byte() % ARRAY_SIZE(bad);
+
+	if (kmem_cache_create("fuzz", bad[i].size, bad[i].align, 0, NULL, NULL))
+		fail("kmem_cache_create accepted a bad request", i);
+}
 
 static void op_cache_create(unsigned int slot, unsigned int k)
 {
@@ -545,6 +578,10 @@ static void op_cache_create(unsigned int slot, unsigned int k)
 	fc->size = next_size() + 1;
 	align = next_align();
 	b = next_byte();
+	if ((b & 0x70) == 0x70) {
+		create_refused(k);
+		return;
+	}
 	fc->has_ctor = b & 1;
 	fc->has_dtor = (b >> 1) & 1;
 	if (b & 4)
@@ -558,6 +595,8 @@ static void op_cache_create(unsigned int slot, unsigned int k)
 				  fc->has_ctor ? ctors[k] : NULL, fc->has_dtor ? dtors[k] : NULL);
 	if (!fc->c)
 		check_failure(0, 0, GFP_KERNEL, "kmem_cache_create failed with memory to spare");
+	else if (kmem_cache_size(fc->c) != fc->size || strcmp(kmem_cache_name(fc->c), "fuzz"))
+		fail("kmem_cache_size or kmem_cache_name is wrong", k);
 }
 
 /* One object of cache k, or NULL; checks what the allocation promised. */
@@ -565,8 +604,12 @@ static u8 *cache_alloc_checked(unsigned int k, gfp_t gfp)
 {
 	struct fuzz_cache *fc = &caches[k];
 	unsigned long ctor_calls = fc->ctor_calls, dtor_calls = fc->dtor_calls;
-	u8 *p = kmem_cache_alloc(fc->c, gfp);
+	u8 *p;
+	size_t i;
 
+	if (fc->has_ctor)
+		gfp &= ~__GFP_ZERO;	/* would undo the constructor */
+	p = kmem_cache_alloc(fc->c, gfp);
 	if (fc->dtor_calls != dtor_calls)
 		fail("kmem_cache_alloc ran the destructor", k);
 	if (!p) {
@@ -582,6 +625,9 @@ static u8 *cache_alloc_checked(unsigned int k, gfp_t gfp)
 		fail("SLOB did not construct exactly the object allocated", k);
 	if (fc->has_ctor && p[0] != CTOR_BYTE)
 		fail("cache object not constructed", k);
+	for (i = 0; (gfp & __GFP_ZERO) && i < fc->size; i += 1 + i / 16)
+		if (p[i])
+			fail("zeroed cache object is not zero", k);
 	fc->live++;
 	return p;
 }
@@ -730,7 +776,7 @@ static void op_fill(unsigned int slot, unsigned int k)
 		} else {
 			p = kmalloc(n, gfp);
 			if (p)
-				adopt_block(o, p, n, 0, SLOTS + nr_spill);
+				adopt_block(o, p, n, (gfp & __GFP_ZERO) != 0, SLOTS + nr_spill);
 			else
 				check_failure(n, 0, gfp, "kmalloc failed with memory to spare");
 		}
