@@ -53,7 +53,7 @@ KCONFIG_FILES := $(srctree)/Kconfig $(wildcard $(srctree)/*/Kconfig $(srctree)/*
 kconfig_env := cd $(objtree) && srctree=$(srctree) KCONFIG_CONFIG=.config
 
 config-targets := defconfig $(DEFCONFIGS) menuconfig olddefconfig savedefconfig oldconfig
-meta-targets := help clean distclean test run iso qemu sizes compare bench fuzz host-test \
+meta-targets := help clean distclean test run iso qemu sizes compare bench fuzz coverage host-test \
 		script-test check-deps vmlinux-for-qemu
 build-goals := $(filter-out $(config-targets) $(meta-targets),$(MAKECMDGOALS))
 ifeq ($(MAKECMDGOALS),)
@@ -269,6 +269,14 @@ fuzz:
 	$(Q)$(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slab fuzzer
 	$(Q)$(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slob fuzzer
 	$(Q)$(srctree)/scripts/fuzz $(FUZZ_TIME) slab slob
+
+## coverage    line coverage of mm/ on the host (llvm-cov): the host suites, the fuzz corpus
+##             and the trace replay, SLAB and SLOB; a table, and build/coverage/html
+coverage:
+	$(Q)$(DEPS) build python host coverage
+	$(Q)$(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slab coverage
+	$(Q)$(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slob coverage
+	$(Q)$(PYTHON) $(srctree)/scripts/coverage --build $(BUILD) --out $(BUILD)/coverage slab slob
 
 ## check-deps check that every system header, library and tool the builds under build/
 ##             used comes from a package that scripts/install-deps installs (make test runs it)

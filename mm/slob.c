@@ -34,11 +34,10 @@
  * one right after it), so an object freed to the wrong cache, a kmalloc()
  * block freed to a cache, a pointer into an object, or a double free is
  * reported instead of corrupting the heap; a kmalloc() header is read only
- * once the map shows a block of two units begins there.  Two blocks of the
- * same size in units cannot be told apart by a cache free, which never
- * reads the object: another cache's object of that size, or a header's
- * address (a kmalloc() result less one unit), is accepted, and then only
- * the caches' counts are wrong (or that kmalloc() block is gone).
+ * once the map shows a block of two units begins there, and a cache free
+ * refuses a block that begins with a header's canary.  Objects of two
+ * caches of the same size in units cannot be told apart: such a free is
+ * accepted, and only the caches' counts are wrong.
  */
 #include <tiny/kernel.h>
 #include <tiny/memcheck.h>
@@ -383,12 +382,23 @@ static int slob_block_ends_at(const slob_t *e, const slob_t *next_free)
 	return e == next_free || !slob_on_heap(e) || map_test(e);
 }
 
+/* Is b, the start of a live block of two units or more, a header (of a
+ * kmalloc() block or an internal one) rather than a cache object?  Reads
+ * b's first unit, which is then inside the object if it is one: told to
+ * the memory checker as read by the allocator. */
+static int slob_looks_like_header(const slob_t *b)
+{
+	kmem_mark_internal(b, SLOB_UNIT);
+	return b->next == slob_canary(b, SLOB_TAG_KMALLOC) ||
+	       b->next == slob_canary(b, SLOB_TAG_INTERNAL);
+}
+
 /*
- * Is [b, b + units) exactly one live block: it overlaps no free block,
- * starts at a marked start, no other block starts inside it, and one
- * starts right after it (or the heap ends there)?  Reads only the start
- * maps and free-list headers, never the object.  Returns the free block
- * after which it would be linked, or NULL.  slob_lock held.
+ * Is [b, b + units) exactly one live headerless block: it overlaps no free
+ * block, starts at a marked start, no other block starts inside it, one
+ * starts right after it (or the heap ends there), and it does not begin
+ * with a header's canary?  Returns the free block after which it would be
+ * linked, or NULL.  slob_lock held.
  */
 static slob_t *slob_object_check(const slob_t *b, int units)
 {
@@ -398,7 +408,8 @@ static slob_t *slob_object_check(const slob_t *b, int units)
 		return NULL;
 	cur = slob_insert_point(b, units);
 	if (!cur || slob_any_start(b + 1, units - 1) != 0 ||
-	    !slob_block_ends_at(b + units, cur->next))
+	    !slob_block_ends_at(b + units, cur->next) ||
+	    (units >= 2 && slob_looks_like_header(b)))
 		return NULL;
 	return cur;
 }

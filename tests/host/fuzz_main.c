@@ -3,7 +3,9 @@
  * usage: fuzz_replay FILE|DIR...
  * Each file (or each file of a directory) is one input.  "make test" runs
  * the seed corpus this way under ASan+UBSan and valgrind; a crash file
- * that "make fuzz" found can be replayed the same way.
+ * that "make fuzz" found can be replayed the same way.  At the end it
+ * prints what the inputs exercised (operations, allocation failures, bad
+ * pointers), so that a corpus that stopped reaching them shows.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
+void fuzz_summary(void);
 
 static int run_file(const char *path)
 {
@@ -60,6 +63,7 @@ int main(int argc, char **argv)
 	LLVMFuzzerInitialize(&argc, &argv);
 	for (i = 1; i < argc; i++)
 		n += run_path(argv[i]);
+	fuzz_summary();
 	printf("fuzz_replay: %d inputs ran clean\n", n);
 	return n ? 0 : 2;
 }

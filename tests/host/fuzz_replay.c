@@ -56,6 +56,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+static unsigned long refused, replayed;
+
+/* fuzz_main.c's closing line: how the inputs ended. */
+void fuzz_summary(void)
+{
+	printf("fuzz_replay: %lu inputs refused as malformed, %lu replayed\n", refused, replayed);
+}
+
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	void *module;
@@ -69,6 +77,10 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	memcpy(module, data, size);
 	ret = replay_run(module, size, &result);
 	free(module);
+	if (ret == -1)
+		refused++;
+	else
+		replayed++;
 	if (ret < -1 || ret > 1)
 		fail("replay_run returned an undocumented value");
 	if (result.corruptions)
