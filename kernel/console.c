@@ -566,7 +566,7 @@ void console_run(void)
 			run_command(ed.buf);
 		else if (st == LINE_TOO_LONG)
 			printk("console: line longer than %d characters refused; nothing run\n",
-			       LINE_MAX - 1);
+			       CONSOLE_LINE_MAX - 1);
 		line_editor_reset(&ed);
 	}
 }

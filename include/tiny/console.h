@@ -90,13 +90,13 @@ int input_ring_get(struct input_ring *r, struct input_loss *loss);
 
 /* ---- the line editor (exposed for its self-tests) --------------------------- */
 
-#define LINE_MAX	128	/* a line holds at most LINE_MAX - 1 characters */
+#define CONSOLE_LINE_MAX	128	/* a line holds at most CONSOLE_LINE_MAX - 1 characters */
 #define ESC_SEQ_MAX	32	/* longest escape sequence recognised, ESC included */
 
 enum line_status {
 	LINE_PENDING,		/* more input needed */
 	LINE_READY,		/* Enter: buf holds the line */
-	LINE_TOO_LONG,		/* Enter, but more than LINE_MAX - 1 characters were typed */
+	LINE_TOO_LONG,		/* Enter, but more than CONSOLE_LINE_MAX - 1 characters were typed */
 	LINE_CANCELLED,		/* Ctrl-C */
 	LINE_INPUT_LOST,	/* input was lost here (ed->loss says how much): the
 				 * rest of this line will be dropped; say so now */
@@ -104,7 +104,7 @@ enum line_status {
 };
 
 struct line_editor {
-	char buf[LINE_MAX];
+	char buf[CONSOLE_LINE_MAX];
 	size_t len;			/* characters in buf */
 	unsigned long excess;		/* characters typed beyond what buf holds */
 	int esc_state, esc_len;		/* inside an escape sequence */

@@ -1,14 +1,19 @@
 /* fuzz_kmem.c - a libFuzzer target that drives the object allocator.
  *
- * Each input is a program.  Every operation starts with three bytes (the
- * operation, a slot, a cache) and reads what else it needs from the bytes
- * after them.  The operations: kmalloc, kzalloc, kcalloc, krealloc, kfree;
- * cache create (any size, any power-of-two alignment up to 4 pages, with
- * or without constructor and destructor), alloc, free, free-and-realloc,
- * shrink, destroy; timer ticks; reclaim; taking free pages away from the
- * page allocator and giving them back (squeeze, release); allocating until
- * failure (fill) and freeing that again (unfill); and bad pointers given
- * to kfree, ksize and kmem_cache_free (bad_cases[]).
+ * Each input is a program, run on FUZZ_MEM_MB of memory.  Every operation
+ * starts with three bytes (the operation, a slot, a cache) and reads what
+ * else it needs from the bytes after them (ops[] maps the first byte to
+ * the operation).  The operations:
+ * - kmalloc, kzalloc, kcalloc, krealloc, kfree (of NULL too), GFP_KERNEL
+ *   or GFP_ATOMIC, with or without __GFP_ZERO;
+ * - cache create (any size, any power-of-two alignment up to 4 pages,
+ *   with or without constructor and destructor; and requests it must
+ *   refuse), alloc, free, free-and-alloc-again, shrink, destroy;
+ * - timer ticks; reclaim;
+ * - taking free pages away from the page allocator and giving them back
+ *   (squeeze, release); allocating until failure (fill) and freeing that
+ *   again (unfill);
+ * - bad pointers given to kfree, ksize and kmem_cache_free (bad_cases[]).
  *
  * What is checked:
  * - every object holds the pattern of its slot until it is freed;
@@ -22,7 +27,7 @@
  *   constructor runs for a failed allocation; a destroyed or reclaimed
  *   empty cache has destructed everything it constructed;
  * - a small allocation fails only when the page allocator could not give
- *   a slab, and a failure changes nothing;
+ *   a slab, and a failure leaves every object and structure intact;
  * - a bad pointer is reported once (ksize: returns 0) and changes nothing;
  *   a good free is never reported;
  * - at the end everything is freed and, after a reclaim, the allocator
@@ -43,7 +48,7 @@
 #include <tiny/slab.h>
 #include "host.h"
 
-#define FUZZ_MEM_MB	2
+#define FUZZ_MEM_MB	2		/* small: squeezes and page checks stay cheap */
 #define SLOTS		64
 #define CACHES		4
 #define SPILL_MAX	256		/* objects the fills may hold */

@@ -256,20 +256,20 @@ static void cr_lf_is_one_enter(struct ktest *t)
 static void long_lines_are_refused(struct ktest *t)
 {
 	static struct line_editor ed;
-	char s[LINE_MAX + 2];
+	char s[CONSOLE_LINE_MAX + 2];
 
 	memset(s, 'x', sizeof(s));
-	s[LINE_MAX - 1] = '\r';				/* LINE_MAX - 1 characters: fit */
-	KTEST_EXPECT_EQ(t, one_line(&ed, s, LINE_MAX), LINE_READY);
-	KTEST_EXPECT_EQ(t, strlen(ed.buf), (size_t)(LINE_MAX - 1));
-	s[LINE_MAX - 1] = 'x';
-	s[LINE_MAX] = '\r';				/* one more: refused, not cut */
-	KTEST_EXPECT_EQ(t, one_line(&ed, s, LINE_MAX + 1), LINE_TOO_LONG);
-	KTEST_EXPECT_EQ(t, echoed_len, (size_t)(LINE_MAX - 1) + 1);	/* the excess is not shown */
-	s[LINE_MAX] = '\x7f';				/* one more, then Backspace: fits */
-	s[LINE_MAX + 1] = '\r';
-	KTEST_EXPECT_EQ(t, one_line(&ed, s, LINE_MAX + 2), LINE_READY);
-	KTEST_EXPECT_EQ(t, strlen(ed.buf), (size_t)(LINE_MAX - 1));
+	s[CONSOLE_LINE_MAX - 1] = '\r';				/* CONSOLE_LINE_MAX - 1 characters: fit */
+	KTEST_EXPECT_EQ(t, one_line(&ed, s, CONSOLE_LINE_MAX), LINE_READY);
+	KTEST_EXPECT_EQ(t, strlen(ed.buf), (size_t)(CONSOLE_LINE_MAX - 1));
+	s[CONSOLE_LINE_MAX - 1] = 'x';
+	s[CONSOLE_LINE_MAX] = '\r';				/* one more: refused, not cut */
+	KTEST_EXPECT_EQ(t, one_line(&ed, s, CONSOLE_LINE_MAX + 1), LINE_TOO_LONG);
+	KTEST_EXPECT_EQ(t, echoed_len, (size_t)(CONSOLE_LINE_MAX - 1) + 1);	/* the excess is not shown */
+	s[CONSOLE_LINE_MAX] = '\x7f';				/* one more, then Backspace: fits */
+	s[CONSOLE_LINE_MAX + 1] = '\r';
+	KTEST_EXPECT_EQ(t, one_line(&ed, s, CONSOLE_LINE_MAX + 2), LINE_READY);
+	KTEST_EXPECT_EQ(t, strlen(ed.buf), (size_t)(CONSOLE_LINE_MAX - 1));
 }
 
 static void editing_keys(struct ktest *t)
