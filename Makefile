@@ -253,8 +253,8 @@ compare:
 	$(Q)$(call build_defconfig,slob)
 	$(Q)$(PYTHON) $(srctree)/scripts/compare --mem $(MEM) --trace "$(TRACE)" --out $(BUILD)/compare
 
-## bench       the replay on the host: ns and instructions per operation, SLAB beside SLOB,
-##             with the footprint checked against the kernel's
+## bench       the replay on the host: SLAB, SLOB and the peers (glibc, jemalloc, mimalloc),
+##             ns, cycles and instructions per call, footprint; checked against the kernel's
 bench:
 	$(Q)$(DEPS) build qemu python host
 	$(Q)$(call build_defconfig,slab)
@@ -263,7 +263,8 @@ bench:
 	$(Q)$(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slob bench
 	$(Q)$(PYTHON) $(srctree)/scripts/bench --mem $(MEM) --trace "$(TRACE)" --out $(BUILD)/bench
 
-## fuzz        libFuzzer on each allocator for FUZZ_TIME seconds (default 60)
+## fuzz        libFuzzer on each allocator for FUZZ_TIME seconds (default 60): the API
+##             fuzzer and the replay-module fuzzer
 fuzz:
 	$(Q)$(DEPS) build python host
 	$(Q)$(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slab fuzzer
@@ -278,7 +279,7 @@ coverage:
 	$(Q)$(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slob coverage
 	$(Q)$(PYTHON) $(srctree)/scripts/coverage --build $(BUILD) --out $(BUILD)/coverage slab slob
 
-## check-deps check that every system header, library and tool the builds under build/
+## check-deps  check that every system header, library and tool the builds under build/
 ##             used comes from a package that scripts/install-deps installs (make test runs it)
 check-deps:
 	$(Q)$(DEPS) python
