@@ -274,7 +274,7 @@ static void note_peak(struct replay_state *rs)
 	res->peak_live_objects = max(res->peak_live_objects, rs->live_objects);
 }
 
-static int do_alloc(struct replay_state *rs, u32 n, u32 code, u32 arg, struct slot *s)
+static void do_alloc(struct replay_state *rs, u32 n, u32 code, u32 arg, struct slot *s)
 {
 	int cache_op = (code & REPLAY_OP_MASK) == REPLAY_CACHE_ALLOC;
 	gfp_t gfp = GFP_KERNEL | __GFP_NOWARN | ((code & REPLAY_FLAG_ZERO) ? __GFP_ZERO : 0);
@@ -284,8 +284,6 @@ static int do_alloc(struct replay_state *rs, u32 n, u32 code, u32 arg, struct sl
 	void *p;
 
 	if (cache_op) {
-		if (arg >= rs->hdr->nr_caches)
-			return -1;
 		size = rs->caches[arg].object_size;
 		c = cache_for(rs, arg);
 	}
@@ -298,7 +296,7 @@ static int do_alloc(struct replay_state *rs, u32 n, u32 code, u32 arg, struct sl
 	if (!p) {
 		rs->res->failures++;
 		s->state = SLOT_FAILED;
-		return 0;
+		return;
 	}
 	if ((code & REPLAY_FLAG_ZERO) && memchr_inv(p, 0, size))
 		note_corruption(rs, n, "memory asked for zeroed is not zero", p);
@@ -313,7 +311,6 @@ static int do_alloc(struct replay_state *rs, u32 n, u32 code, u32 arg, struct sl
 	rs->live_bytes += size;
 	rs->live_objects++;
 	note_peak(rs);
-	return 0;
 }
 
 /* Frees the object in slot s (op n of the trace, or n == nr_ops for the
@@ -353,32 +350,24 @@ static void advance_clock(struct replay_state *rs, u64 us)
 		timer_tick();
 }
 
-/* Executes op n; returns -1 if the op is malformed. */
-static int replay_op(struct replay_state *rs, u32 n)
+/* Executes op n, which check_ops() found well-formed. */
+static void replay_op(struct replay_state *rs, u32 n)
 {
 	u32 code = rs->ops[n].code, arg = rs->ops[n].arg;
-	u32 slot = code >> REPLAY_SLOT_SHIFT;
-	struct slot *s = &rs->slots[slot];
+	struct slot *s = &rs->slots[code >> REPLAY_SLOT_SHIFT];
 
-	if ((code & REPLAY_OP_MASK) == REPLAY_TIME) {
-		advance_clock(rs, arg);
-		return 0;
-	}
-	if (slot >= rs->hdr->nr_slots)
-		return -1;
 	switch (code & REPLAY_OP_MASK) {
+	case REPLAY_TIME:
+		advance_clock(rs, arg);
+		break;
 	case REPLAY_KMALLOC:
 	case REPLAY_CACHE_ALLOC:
-		if (s->state != SLOT_EMPTY)
-			return -1;	/* slot in use: the converter never does that */
-		return do_alloc(rs, n, code, arg, s);
+		do_alloc(rs, n, code, arg, s);
+		break;
 	default:
-		if (s->state == SLOT_EMPTY)
-			return -1;	/* free of an empty slot */
 		if (s->state == SLOT_LIVE)
 			do_free(rs, n, s);
 		s->state = SLOT_EMPTY;	/* the free of a failed allocation is a no-op */
-		return 0;
 	}
 }
 
@@ -396,8 +385,8 @@ static void free_everything(struct replay_state *rs)
 			kmem_cache_destroy(rs->cache_ptr[i]);
 }
 
-/* Runs every op; -1 at a malformed one, -2 once Ctrl-C was typed at the
- * console (looked at every 1024 ops). */
+/* Runs every op; 0, or -2 once Ctrl-C was typed at the console (looked at
+ * every 1024 ops). */
 static int run_ops(struct replay_state *rs)
 {
 	u32 n;
@@ -407,11 +396,7 @@ static int run_ops(struct replay_state *rs)
 			printk("replay: interrupted at op %u of %u\n", n, rs->hdr->nr_ops);
 			return -2;
 		}
-		if (replay_op(rs, n)) {
-			pr_err("replay: op %u is malformed (code %#x, arg %u)\n", n,
-			       rs->ops[n].code, rs->ops[n].arg);
-			return -1;
-		}
+		replay_op(rs, n);
 		rs->res->ops++;
 		if (n % rs->sample_every == 0)
 			take_sample(rs, n);

@@ -1,35 +1,14 @@
 /* peer_glibc.h - glibc's malloc as a peer of SLAB and SLOB in the benchmark.
  *
  * Force-included (-include) into tests/host/peer_kmem.c, which builds the
- * kernel API on the peer_*() calls below.  Footprint: what the heap holds
+ * kernel API on the peer_*() calls (peer_malloc.h).  Footprint: what the heap holds
  * from the host kernel, mallinfo2()'s arena (the main arena's brk memory,
  * free chunks and top included) plus hblkhd (chunks mmap()ed whole).
  */
-#include <malloc.h>
-#include <stdlib.h>
+#include "peer_malloc.h"
 
 #define PEER_NAME	"glibc malloc"
 #define PEER_FOOTPRINT	"mallinfo2() arena + hblkhd"
-
-static inline void *peer_malloc(size_t size)
-{
-	return malloc(size);
-}
-
-static inline void *peer_calloc(size_t size)
-{
-	return calloc(1, size);
-}
-
-static inline void peer_free(void *p)
-{
-	free(p);
-}
-
-static inline size_t peer_usable_size(void *p)
-{
-	return malloc_usable_size(p);
-}
 
 /* Bytes the allocator holds from the host kernel now. */
 static inline size_t peer_footprint(void)

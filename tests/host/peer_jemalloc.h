@@ -10,29 +10,10 @@
  */
 #include <stdint.h>
 #include <jemalloc/jemalloc.h>
+#include "peer_malloc.h"
 
 #define PEER_NAME	"jemalloc " JEMALLOC_VERSION
 #define PEER_FOOTPRINT	"mallctl stats.resident"
-
-static inline void *peer_malloc(size_t size)
-{
-	return malloc(size);
-}
-
-static inline void *peer_calloc(size_t size)
-{
-	return calloc(1, size);
-}
-
-static inline void peer_free(void *p)
-{
-	free(p);
-}
-
-static inline size_t peer_usable_size(void *p)
-{
-	return malloc_usable_size(p);
-}
 
 /* Bytes of the allocator's pages resident now; 0 if the statistics are
  * not built in (the footprint then reads 0, visibly). */
