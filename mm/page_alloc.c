@@ -231,6 +231,17 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	return page;
 }
 
+void page_update_flags(struct page *page, unsigned long nr, unsigned int set,
+		       unsigned int clear)
+{
+	unsigned long flags, i;
+
+	spin_lock_irqsave(&zone_lock, flags);
+	for (i = 0; i < nr; i++)
+		page[i].flags = (page[i].flags & ~clear) | set;
+	spin_unlock_irqrestore(&zone_lock, flags);
+}
+
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
 {
 	struct page *page = alloc_pages(gfp, order);

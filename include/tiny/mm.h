@@ -89,6 +89,11 @@ void free_pages(unsigned long addr, unsigned int order);
 /* struct page of a managed address, or NULL for an address outside mem_map. */
 struct page *virt_to_page(const void *addr);
 void *page_address(const struct page *page);
+/* Sets then clears flag bits (PG_slab, PG_bigblock) on nr struct pages from
+ * page, under the page allocator's lock, which owns every page's flags.
+ * Any context; takes zone_lock with interrupts saved. */
+void page_update_flags(struct page *page, unsigned long nr, unsigned int set,
+		       unsigned int clear);
 
 /* Smallest order whose block holds size bytes (size 0 gives order 0). */
 static inline unsigned int get_order(unsigned long size)

@@ -12,6 +12,7 @@
 #define TINY_SLAB_H
 
 #include <tiny/types.h>
+#include <tiny/smp.h>
 #include <tiny/gfp.h>
 #include <arch/cache.h>
 
@@ -84,7 +85,6 @@ char *kstrdup(const char *s, gfp_t flags);
 void *kmemdup(const void *src, size_t len, gfp_t flags);
 
 /* Per-CPU data: one zeroed copy of size bytes for each possible CPU. */
-#define NR_CPUS			CONFIG_NR_CPUS
 void *__alloc_percpu(size_t size, size_t align);
 void free_percpu(void *ptr);
 void *per_cpu_ptr(void *ptr, unsigned int cpu);

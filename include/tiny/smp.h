@@ -1,12 +1,88 @@
-/* smp.h - which CPU we are on.  This kernel runs on one CPU; per-CPU data
- * is still indexed by smp_processor_id() so that an SMP port changes this
- * header (and the locks) rather than every user. */
+/* smp.h - which CPU we are on, which CPUs are up, and running a function
+ * on the others.
+ *
+ * This is the one SMP interface mm/ and kernel/ use.  With CONFIG_SMP the
+ * calls come from <arch/smp.h>: the i386 kernel's (local APIC, IPIs) or the
+ * host harness's (one thread per CPU).  Without it they are the
+ * uniprocessor ones below: CPU 0, always alone.
+ *
+ * Contracts (both implementations keep them):
+ *   smp_processor_id()  this CPU's number, 0..NR_CPUS-1.  Stable: nothing
+ *                       migrates a running context to another CPU.
+ *   num_online_cpus()   CPUs started and taking calls (at least 1).
+ *   cpu_online(cpu)     nonzero if that CPU is up.
+ *   smp_call_function(fn, info, wait)
+ *                       runs fn(info) on every other online CPU, in
+ *                       interrupt context with interrupts off; with wait,
+ *                       returns once all have returned.  Call it from
+ *                       process context with interrupts enabled (two CPUs
+ *                       calling each other with interrupts off would wait
+ *                       forever).  Returns 0.
+ *   on_each_cpu(fn, info, wait)
+ *                       the same, and fn(info) here too, interrupts off.
+ *   smp_run_on_all_cpus(fn, arg)
+ *                       runs fn(arg) in process context, interrupts
+ *                       enabled, on every online CPU at once (this one
+ *                       included) and returns when all have returned: the
+ *                       smp self-tests and the scaling benchmark.
+ *                       Returns the number of CPUs that ran it.
+ */
 #ifndef TINY_SMP_H
 #define TINY_SMP_H
 
+#include <tiny/kconfig.h>
+#include <tiny/irqflags.h>
+
+#define NR_CPUS		CONFIG_NR_CPUS
+
+typedef void (*smp_call_func_t)(void *info);
+
+#ifdef CONFIG_SMP
+#include <arch/smp.h>
+#else
 static inline unsigned int smp_processor_id(void)
 {
 	return 0;
 }
+
+static inline unsigned int num_online_cpus(void)
+{
+	return 1;
+}
+
+static inline int cpu_online(unsigned int cpu)
+{
+	return cpu == 0;
+}
+
+static inline int smp_call_function(smp_call_func_t fn, void *info, int wait)
+{
+	(void)fn;
+	(void)info;
+	(void)wait;
+	return 0;
+}
+
+static inline unsigned int smp_run_on_all_cpus(smp_call_func_t fn, void *arg)
+{
+	fn(arg);
+	return 1;
+}
+#endif
+
+/* smp_call_function(), then fn(info) on this CPU with interrupts off. */
+static inline int on_each_cpu(smp_call_func_t fn, void *info, int wait)
+{
+	unsigned long flags;
+	int r = smp_call_function(fn, info, wait);
+
+	local_irq_save(flags);
+	fn(info);
+	local_irq_restore(flags);
+	return r;
+}
+
+#define for_each_online_cpu(cpu) \
+	for ((cpu) = 0; (cpu) < NR_CPUS; (cpu)++) if (!cpu_online(cpu)) {} else
 
 #endif /* TINY_SMP_H */
