@@ -2,7 +2,7 @@
  *
  * With one CPU and no preemption, disabling interrupts is all the mutual
  * exclusion needed, so the raw lock holds nothing.  An SMP port replaces
- * these four hooks (in its <arch/spinlock.h>) with an atomic exchange loop
+ * these hooks (in its <arch/spinlock.h>) with an atomic exchange loop
  * on a lock word.  Both the i386 kernel and the single-threaded host
  * harness use this.
  */
@@ -16,5 +16,8 @@ typedef struct { } arch_spinlock_t;
 static inline void arch_spin_lock_init(arch_spinlock_t *lock) { (void)lock; }
 static inline void arch_spin_lock(arch_spinlock_t *lock) { (void)lock; }
 static inline void arch_spin_unlock(arch_spinlock_t *lock) { (void)lock; }
+/* Always succeeds: with interrupts off nobody else can hold it. */
+static inline int arch_spin_trylock(arch_spinlock_t *lock) { (void)lock; return 1; }
+static inline int arch_spin_is_locked(arch_spinlock_t *lock) { (void)lock; return 0; }
 
 #endif /* TINY_SPINLOCK_UP_H */
