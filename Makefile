@@ -53,7 +53,7 @@ KCONFIG_FILES := $(srctree)/Kconfig $(wildcard $(srctree)/*/Kconfig $(srctree)/*
 kconfig_env := cd $(objtree) && srctree=$(srctree) KCONFIG_CONFIG=.config
 
 config-targets := defconfig $(DEFCONFIGS) menuconfig olddefconfig savedefconfig oldconfig
-meta-targets := help clean distclean test run iso qemu sizes compare bench fuzz coverage host-test \
+meta-targets := help clean distclean test run iso qemu gdb sizes compare bench fuzz coverage host-test \
 		script-test check-deps vmlinux-for-qemu
 build-goals := $(filter-out $(config-targets) $(meta-targets),$(MAKECMDGOALS))
 ifeq ($(MAKECMDGOALS),)
@@ -223,6 +223,19 @@ qemu: vmlinux-for-qemu
 	$(Q)$(DEPS) qemu
 	$(Q)$(srctree)/scripts/qemu-run --interactive --mem $(MEM) \
 		--kernel $(objtree)/vmlinux --append "$(CMDLINE)" $(if $(INITRD),--initrd $(INITRD))
+
+## gdb         boot $(O)/vmlinux in QEMU stopped at its entry, with the gdb stub on
+##             GDB_PORT (1234), and attach gdb-multiarch with vmlinux's symbols and the
+##             ts-* helpers of scripts/gdb; the serial log goes to $(O)/serial.log
+GDB_PORT ?= 1234
+gdb: vmlinux-for-qemu
+	$(Q)$(DEPS) qemu gdb
+	$(Q)$(srctree)/scripts/qemu-run --quiet --timeout 86400 --mem $(MEM) --gdb $(GDB_PORT) \
+		--gdb-stop --log $(objtree)/serial.log --kernel $(objtree)/vmlinux \
+		--append "$(CMDLINE)" $(if $(INITRD),--initrd $(INITRD)) & qemu=$$!; \
+	gdb-multiarch -q -ex "source $(srctree)/scripts/gdb/tinyslab.py" \
+		-ex "target remote 127.0.0.1:$(GDB_PORT)" $(objtree)/vmlinux; \
+	kill $$qemu 2>/dev/null; wait $$qemu; true
 
 .PHONY: vmlinux-for-qemu
 vmlinux-for-qemu:
