@@ -224,9 +224,9 @@ qemu: vmlinux-for-qemu
 	$(Q)$(srctree)/scripts/qemu-run --interactive --mem $(MEM) \
 		--kernel $(objtree)/vmlinux --append "$(CMDLINE)" $(if $(INITRD),--initrd $(INITRD))
 
-## gdb         boot $(O)/vmlinux in QEMU stopped at its entry, with the gdb stub on
-##             GDB_PORT (1234), and attach gdb-multiarch with vmlinux's symbols and the
-##             ts-* helpers of scripts/gdb; the serial log goes to $(O)/serial.log
+## gdb         boot $(O)/vmlinux in QEMU with the gdb stub on GDB_PORT (1234) and attach
+##             gdb-multiarch with vmlinux's symbols and the ts-* helpers of scripts/gdb,
+##             stopped at the kernel's entry (_start); serial log in $(O)/serial.log
 GDB_PORT ?= 1234
 gdb: vmlinux-for-qemu
 	$(Q)$(DEPS) qemu gdb
@@ -234,7 +234,8 @@ gdb: vmlinux-for-qemu
 		--gdb-stop --log $(objtree)/serial.log --kernel $(objtree)/vmlinux \
 		--append "$(CMDLINE)" $(if $(INITRD),--initrd $(INITRD)) & qemu=$$!; \
 	gdb-multiarch -q -ex "source $(srctree)/scripts/gdb/tinyslab.py" \
-		-ex "target remote 127.0.0.1:$(GDB_PORT)" $(objtree)/vmlinux; \
+		-ex "target remote 127.0.0.1:$(GDB_PORT)" -ex "tbreak _start" -ex continue \
+		$(objtree)/vmlinux; \
 	kill $$qemu 2>/dev/null; wait $$qemu; true
 
 .PHONY: vmlinux-for-qemu

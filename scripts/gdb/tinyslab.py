@@ -66,6 +66,9 @@ def list_entries(head, type_name, member):
 
 def list_length(head):
     head_addr, node, n = int(head.address), head["next"], 0
+    if int(node) == 0:
+        raise HelperError(f"list at {head_addr:#x} is not set up yet (the kernel has not "
+                          "initialised it)")
     while int(node) != head_addr:
         n += 1
         if n > WALK_LIMIT or int(node) == 0:
