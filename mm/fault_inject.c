@@ -243,7 +243,7 @@ int fault_attr_set(struct fault_attr *attr, const char *spec)
 
 void fault_attr_show(const struct fault_attr *a)
 {
-	printk("%s: ", a->name);
+	printk(KERN_CONT "%s: ", a->name);	/* continues a caller's prefix, if any */
 	if (!a->probability)
 		pr_cont("off");
 	else
