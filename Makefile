@@ -53,7 +53,7 @@ KCONFIG_FILES := $(srctree)/Kconfig $(wildcard $(srctree)/*/Kconfig $(srctree)/*
 kconfig_env := cd $(objtree) && srctree=$(srctree) KCONFIG_CONFIG=.config
 
 config-targets := defconfig $(DEFCONFIGS) menuconfig olddefconfig savedefconfig oldconfig
-meta-targets := help clean distclean test run iso qemu sizes compare bench fuzz coverage host-test \
+meta-targets := help clean distclean test run iso qemu gdb sizes compare bench fuzz coverage host-test \
 		script-test check-deps vmlinux-for-qemu
 build-goals := $(filter-out $(config-targets) $(meta-targets),$(MAKECMDGOALS))
 ifeq ($(MAKECMDGOALS),)
@@ -162,9 +162,27 @@ vmlinux: $(objtree)/vmlinux
 # Only the configuration header (the host build of mm/ needs no more).
 prepare: $(autoconf_h)
 
-$(objtree)/vmlinux: $(objs) $(LDSCRIPT)
+link_vmlinux = $(LD) -m elf_i386 -nostdlib -T $(LDSCRIPT) -Map=$(objtree)/vmlinux.map -o $@ $(objs) $(1) $(LIBGCC)
+
+# CONFIG_KALLSYMS: link with an empty symbol table, generate the table from
+# that image (scripts/kallsyms), relink with it, and repeat until the table
+# generated from the result is the one linked in (the table lies after the
+# text, so one relink is the rule).  .tmp_kallsymsN.S is pass N's table.
+ks := $(objtree)/.tmp_kallsyms
+kallsyms_pass = $(NM) -n $@ | $(PYTHON) $(srctree)/scripts/kallsyms > $(ks)$(1).S && \
+	if cmp -s $(ks)$(1).S $(ks)$(2).S; then exit 0; fi && \
+	$(CC) $(KBUILD_AFLAGS) -c -o $(ks)$(1).o $(ks)$(1).S && $(call link_vmlinux,$(ks)$(1).o)
+
+$(objtree)/vmlinux: $(objs) $(LDSCRIPT) $(if $(CONFIG_KALLSYMS),$(srctree)/scripts/kallsyms)
 	$(call quiet_echo,LD      ,vmlinux)
-	$(Q)$(LD) -m elf_i386 -nostdlib -T $(LDSCRIPT) -Map=$(objtree)/vmlinux.map -o $@ $(objs) $(LIBGCC)
+ifeq ($(CONFIG_KALLSYMS),y)
+	$(Q)$(PYTHON) $(srctree)/scripts/kallsyms --empty > $(ks)0.S && \
+	$(CC) $(KBUILD_AFLAGS) -c -o $(ks)0.o $(ks)0.S && $(call link_vmlinux,$(ks)0.o) && \
+	$(call kallsyms_pass,1,0) && $(call kallsyms_pass,2,1) && $(call kallsyms_pass,3,2) && \
+	{ echo "kallsyms: the symbol table did not settle after 3 links" >&2; rm -f $@; exit 1; }
+else
+	$(Q)$(call link_vmlinux)
+endif
 	$(Q)$(NM) -n $@ > $(objtree)/System.map
 	$(Q)$(if $(silent),:,cd $(objtree) && $(SIZE) vmlinux | sed 's/^/  /')
 
@@ -205,6 +223,20 @@ qemu: vmlinux-for-qemu
 	$(Q)$(DEPS) qemu
 	$(Q)$(srctree)/scripts/qemu-run --interactive --mem $(MEM) \
 		--kernel $(objtree)/vmlinux --append "$(CMDLINE)" $(if $(INITRD),--initrd $(INITRD))
+
+## gdb         boot $(O)/vmlinux in QEMU with the gdb stub on GDB_PORT (1234) and attach
+##             gdb-multiarch with vmlinux's symbols and the ts-* helpers of scripts/gdb,
+##             stopped at the kernel's entry (_start); serial log in $(O)/serial.log
+GDB_PORT ?= 1234
+gdb: vmlinux-for-qemu
+	$(Q)$(DEPS) qemu gdb
+	$(Q)$(srctree)/scripts/qemu-run --quiet --timeout 86400 --mem $(MEM) --gdb $(GDB_PORT) \
+		--gdb-stop --log $(objtree)/serial.log --kernel $(objtree)/vmlinux \
+		--append "$(CMDLINE)" $(if $(INITRD),--initrd $(INITRD)) & qemu=$$!; \
+	gdb-multiarch -q -ex "source $(srctree)/scripts/gdb/tinyslab.py" \
+		-ex "target remote 127.0.0.1:$(GDB_PORT)" -ex "tbreak _start" -ex continue \
+		$(objtree)/vmlinux; \
+	kill $$qemu 2>/dev/null; wait $$qemu; true
 
 .PHONY: vmlinux-for-qemu
 vmlinux-for-qemu:
@@ -289,7 +321,7 @@ check-deps:
 clean:
 	$(Q)find $(objtree) \( -path $(srctree)/.git -o -path $(srctree)/build \) -prune -o \
 		\( -name '*.o' -o -name '*.d' \) -type f -print | xargs rm -f
-	$(Q)rm -f $(objtree)/vmlinux $(objtree)/System.map $(objtree)/vmlinux.map
+	$(Q)rm -f $(objtree)/vmlinux $(objtree)/System.map $(objtree)/vmlinux.map $(objtree)/.tmp_kallsyms*
 
 ## distclean   also remove build/ and every configuration
 distclean: clean

@@ -9,6 +9,7 @@
 #include <tiny/ktest.h>
 #include <tiny/mm.h>
 #include <tiny/replay.h>
+#include <tiny/fault_inject.h>
 #include <tiny/slab.h>
 #include <tiny/string.h>
 #include <tiny/timer.h>
@@ -152,6 +153,7 @@ void start_kernel(unsigned long magic, void *multiboot_info)
 	arch_time_init();
 	local_irq_enable();
 	kmem_cache_init_late();
+	fault_inject_boot_done();
 	show_meminfo();
 	show_buddyinfo();
 

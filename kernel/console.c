@@ -11,6 +11,7 @@
 #include <tiny/kernel.h>
 #include <tiny/arch.h>
 #include <tiny/console.h>
+#include <tiny/fault_inject.h>
 #include <tiny/cmdline.h>
 #include <tiny/ktest.h>
 #include <tiny/mm.h>
@@ -222,6 +223,10 @@ static const struct command commands[] = {
 	{ "shrink", "", 0, 0, "give every spare page back to the page allocator now", cmd_shrink },
 	{ "validate", "", 0, 0, "check the page and object allocators' structures", cmd_validate },
 	{ "replay", "", 0, 0, "replay the allocation trace loaded as a boot module", cmd_replay },
+#ifdef CONFIG_FAULT_INJECTION
+	{ "fault", "[name spec|off]", 0, 2, "show or set fault injection (failslab, fail_page_alloc)",
+	  fault_inject_command },
+#endif
 	{ "halt", "", 0, 0, "stop the machine (ends the QEMU run)", cmd_halt },
 	{ NULL, NULL, 0, 0, NULL, NULL },
 };

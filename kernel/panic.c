@@ -3,7 +3,8 @@
  * panic() prints its message and stops the machine.  When the kernel runs
  * its self-tests (or was told to power off when done), it ends the QEMU
  * run with a failure status so that a test runner sees the crash at once
- * instead of waiting for a timeout.  Every report counts itself in
+ * instead of waiting for a timeout.  WARN and BUG name the function that
+ * raised them (%pS, with kallsyms).  Every report counts itself in
  * ktest_reports_printed, which the self-test runner checks per case.
  */
 #include <tiny/kernel.h>
@@ -34,12 +35,14 @@ void panic(const char *fmt, ...)
 void __warn(const char *file, int line, const char *cond)
 {
 	ktest_count_report();
-	printk(KERN_WARNING "WARNING: at %s:%d: %s\n", file, line, cond);
+	printk(KERN_WARNING "WARNING: at %s:%d: %s (in %pS)\n", file, line, cond,
+	       __builtin_return_address(0));
 }
 
 void __bug(const char *file, int line, const char *cond)
 {
 	ktest_count_report();
-	printk(KERN_EMERG "kernel BUG at %s:%d: %s\n", file, line, cond);
+	printk(KERN_EMERG "kernel BUG at %s:%d: %s (in %pS)\n", file, line, cond,
+	       __builtin_return_address(0));
 	panic("BUG");
 }

@@ -4,7 +4,10 @@
  * interrupts saved, so printk works from interrupt handlers), filtered by
  * its level against console_loglevel, prefixed with the time since boot
  * when CONFIG_PRINTK_TIME is set, and written to the console.  During a
- * panic the lock is ignored so that the report always gets out.
+ * panic the lock is ignored so that the report always gets out.  What the
+ * console shows is also kept in log_buf, a ring of the last
+ * 2^CONFIG_LOG_BUF_SHIFT characters, which a debugger reads from a stopped
+ * kernel (scripts/gdb: ts-dmesg).
  */
 #include <tiny/kernel.h>
 #include <tiny/string.h>
@@ -20,6 +23,20 @@ static DEFINE_SPINLOCK(printk_lock);	/* protects printk_buf and line_open */
 static char printk_buf[1024];
 static int line_open;		/* the last message did not end with a newline */
 
+#define LOG_BUF_LEN	(1UL << CONFIG_LOG_BUF_SHIFT)
+char log_buf[LOG_BUF_LEN];	/* under printk_lock; character i at log_buf[i % LOG_BUF_LEN] */
+unsigned long log_end;		/* characters ever logged */
+
+/* Writes to the console and keeps a copy in log_buf.  printk_lock held. */
+static void console_out(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		log_buf[log_end++ % LOG_BUF_LEN] = s[i];
+	arch_console_write(s, len);
+}
+
 static void emit_timestamp(void)
 {
 	unsigned long j = jiffies;
@@ -27,7 +44,7 @@ static void emit_timestamp(void)
 	int n;
 
 	n = snprintf(ts, sizeof(ts), "[%5lu.%06lu] ", j / HZ, (j % HZ) * (1000000UL / HZ));
-	arch_console_write(ts, (size_t)n);
+	console_out(ts, (size_t)n);
 }
 
 static void emit(const char *text, int level)
@@ -38,13 +55,13 @@ static void emit(const char *text, int level)
 	if (level == LOGLEVEL_CONT)
 		level = line_open ? last_level : LOGLEVEL_DEFAULT;
 	else if (line_open)
-		arch_console_write("\n", 1);	/* a new message ends an open line */
+		console_out("\n", 1);	/* a new message ends an open line */
 	last_level = level;
 	if (level > console_loglevel || !len)
 		return;
 	if (!line_open && IS_ENABLED(CONFIG_PRINTK_TIME))
 		emit_timestamp();
-	arch_console_write(text, len);
+	console_out(text, len);
 	line_open = text[len - 1] != '\n';
 }
 

@@ -6,9 +6,13 @@
  * %pE prints a string with every byte outside printable ASCII as \xNN
  * (and a backslash as \\), so that text from outside (command lines, names
  * in a trace) cannot reach the terminal as control sequences; a width pads
- * the escaped text.
+ * the escaped text.  %pS prints a kernel text address as the function
+ * that holds it, with the offset and the function's size
+ * ("kmalloc+0x1c/0x80"); %ps prints the name alone; an address outside the
+ * text (or any address without CONFIG_KALLSYMS) prints as 0x plus hex.
  */
 #include <tiny/kernel.h>
+#include <tiny/kallsyms.h>
 #include <tiny/string.h>
 
 struct fmt_spec {
@@ -90,6 +94,29 @@ static void put_escaped_string(struct out_buf *o, const char *s, const struct fm
 		put_escaped_byte(o, (unsigned char)s[i]);
 	if (f->left)
 		pad(o, ' ', f->width - width);
+}
+
+static void put_number(struct out_buf *o, unsigned long long v, int negative,
+		       const struct fmt_spec *f);
+
+/* %pS (with_offset) or %ps: the symbol holding addr, padded to the width. */
+static void put_symbol(struct out_buf *o, unsigned long addr, int with_offset,
+		       const struct fmt_spec *f)
+{
+	struct fmt_spec plain = { .precision = -1, .base = 10 };
+	unsigned long offset, size;
+	const char *name = kallsyms_lookup(addr, &offset, &size);
+	char buf[96];
+
+	if (!name)
+		snprintf(buf, sizeof(buf), "%#lx", addr);
+	else if (with_offset)
+		snprintf(buf, sizeof(buf), "%s+%#lx/%#lx", name, offset, size);
+	else
+		snprintf(buf, sizeof(buf), "%s", name);
+	plain.width = f->width;
+	plain.left = f->left;
+	put_string(o, buf, &plain);
 }
 
 static void put_number(struct out_buf *o, unsigned long long v, int negative,
@@ -292,6 +319,11 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list args)
 			break;
 		if (fmt[0] == 'p' && fmt[1] == 'E') {
 			put_escaped_string(&o, va_arg(ap, const char *), &f);
+			fmt += 2;
+			continue;
+		}
+		if (fmt[0] == 'p' && (fmt[1] == 'S' || fmt[1] == 's')) {
+			put_symbol(&o, (unsigned long)(uintptr_t)va_arg(ap, void *), fmt[1] == 'S', &f);
 			fmt += 2;
 			continue;
 		}

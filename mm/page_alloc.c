@@ -20,6 +20,7 @@
  * Nothing here touches hardware: the host build manages a host buffer.
  */
 #include <tiny/kernel.h>
+#include <tiny/fault_inject.h>
 #include <tiny/ktest.h>
 #include <tiny/memcheck.h>
 #include <tiny/mm.h>
@@ -205,7 +206,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	unsigned long flags;
 	unsigned long keep;
 
-	if (order >= MAX_ORDER) {
+	if (order >= MAX_ORDER || should_fail_alloc_page(order, gfp)) {
 		report_failure(gfp, order);
 		return NULL;
 	}

@@ -38,6 +38,7 @@
  */
 #include <tiny/atomic.h>
 #include <tiny/kernel.h>
+#include <tiny/fault_inject.h>
 #include <tiny/irqflags.h>
 #include <tiny/memcheck.h>
 #include <tiny/string.h>
@@ -423,6 +424,8 @@ static void *cache_alloc(struct kmem_cache *c, gfp_t flags, kmem_bufctl_t state)
 	unsigned long save;
 	void *objp;
 
+	if (should_failslab(c->name, c->obj_size, flags))
+		return NULL;
 	local_irq_save(save);
 	ac = cpu_cache(c);
 	ac->touched = 1;

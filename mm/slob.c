@@ -40,6 +40,7 @@
  * accepted, and only the caches' counts are wrong.
  */
 #include <tiny/kernel.h>
+#include <tiny/fault_inject.h>
 #include <tiny/memcheck.h>
 #include <tiny/string.h>
 #include <tiny/timer.h>
@@ -595,6 +596,8 @@ void *kmalloc(size_t size, gfp_t gfp)
 
 	if (!size)
 		return ZERO_SIZE_PTR;
+	if (should_failslab("kmalloc", size, gfp))
+		return NULL;
 	if (size >= PAGE_SIZE - SLOB_UNIT)
 		return bigblock_alloc(size, gfp);
 	m = slob_alloc(size, gfp, 0, SLOB_TAG_KMALLOC);
@@ -724,7 +727,7 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 	if (flags & SLAB_MUST_HWCACHE_ALIGN)
 		align = max_t(size_t, align, L1_CACHE_BYTES);
 	if (name && size && (align == 0 || is_power_of_2(align)) &&
-	    get_order(max(size, align)) < MAX_ORDER)
+	    get_order(max(size, align)) < MAX_ORDER && !should_failslab("kmem_cache", sizeof(*c), GFP_KERNEL))
 		c = slob_alloc(sizeof(*c), GFP_KERNEL, 0, SLOB_TAG_INTERNAL);
 	if (c && cache_setup(c, name, size, align, flags, ctor, dtor)) {
 		slob_free_tagged(c, SLOB_TAG_INTERNAL);
@@ -778,6 +781,8 @@ void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
 		kmem_bad_free("kmem_cache_alloc", c, "not a live cache", __builtin_return_address(0));
 		return NULL;
 	}
+	if (should_failslab(c->name, c->size, gfp))
+		return NULL;
 	if (c->on_heap)
 		b = slob_alloc(c->size, gfp, c->align, 0);
 	else

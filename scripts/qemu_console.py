@@ -44,6 +44,10 @@ def qemu_arguments(description=None):
     p.add_argument("--kvm", action="store_true", default=os.environ.get("KVM") == "1",
                    help="use KVM (default: TCG; also KVM=1)")
     p.add_argument("--icount", action="store_true", help="deterministic instruction counting")
+    p.add_argument("--gdb", type=int, metavar="PORT",
+                   help="QEMU's gdb stub on localhost:PORT (target remote :PORT)")
+    p.add_argument("--gdb-stop", action="store_true",
+                   help="with --gdb: stop at the first instruction until gdb continues")
     return p
 
 
@@ -60,6 +64,8 @@ def qemu_command(args):
         # Instruction counting: virtual time, timer interrupts and the TSC
         # follow the instructions executed, so a run repeats exactly.
         cmd += ["-icount", "shift=4,sleep=off"]
+    if args.gdb:
+        cmd += ["-gdb", f"tcp:127.0.0.1:{args.gdb}"] + (["-S"] if args.gdb_stop else [])
     if args.iso:
         cmd += ["-cdrom", args.iso, "-boot", "d"]
     else:

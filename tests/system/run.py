@@ -524,6 +524,98 @@ def compare_tool():
     return problems, r.stdout + r.stderr
 
 
+# ---- the gdb helpers (scripts/gdb) against the kernel's own reports --------------
+
+GDB_HELPERS = os.path.join(ROOT, "scripts", "gdb", "tinyslab.py")
+
+
+def free_port():
+    import socket
+    with socket.socket() as sk:
+        sk.bind(("127.0.0.1", 0))
+        return sk.getsockname()[1]
+
+
+def run_gdb(vmlinux, port, commands, timeout=120):
+    """gdb-multiarch in batch mode attached to QEMU's stub; returns its output."""
+    cmd = ["gdb-multiarch", "-q", "-batch", "-nx", "-ex", f"source {GDB_HELPERS}",
+           "-ex", f"target remote 127.0.0.1:{port}"]
+    for c in commands:
+        cmd += ["-ex", c]
+    r = subprocess.run(cmd + [vmlinux], capture_output=True, text=True, timeout=timeout)
+    return r.stdout + r.stderr
+
+
+def report_lines(text):
+    """The buddyinfo line and the allocator report's lines of text, normalised."""
+    keep = re.compile(r"^(Node 0, zone|slabinfo - version|# name|# large kmalloc|SLOB heap|"
+                      r"SLOB large|\S+\s+\d+\s+\d+\s+\d+)")
+    return [" ".join(line.split()) for line in strip(text).splitlines() if keep.match(line)]
+
+
+SLOB_HEAP = re.compile(r"SLOB heap: (\d+) pages \(\d+ kB\) and (\d+) of start maps, .*?"
+                       r"(\d+) bytes free in (\d+) blocks \(largest (\d+)\)")
+SLOB_LARGE = re.compile(r"SLOB large blocks: (\d+) pages")
+
+
+def compare_reports(kernel_text, gdb_text, alloc, problems, what):
+    """The helpers' figures must be the kernel's: every line for SLAB and
+    buddyinfo; for SLOB the heap's figures, the large pages and the caches."""
+    k, g = report_lines(kernel_text), report_lines(gdb_text)
+    if alloc == "slob":
+        for rx in (SLOB_HEAP, SLOB_LARGE):
+            km = [rx.search(x).groups() for x in k if rx.search(x)]
+            gm = [rx.search(x).groups() for x in g if rx.search(x)]
+            if not km or km != gm:
+                problems.append(f"{what}: kernel {km} but gdb {gm} ({rx.pattern[:20]}...)")
+        k = [x for x in k if not x.startswith("SLOB")]
+        g = [x for x in g if not x.startswith("SLOB")]
+    if not k or k != g:
+        problems.append(f"{what}: the kernel printed {k}, the helpers {g}")
+    return k
+
+
+def gdb_helpers_case(alloc):
+    """ts-buddyinfo, ts-slabinfo, ts-dmesg and ts-cpus in batch gdb against the
+    kernel's own buddyinfo and slabinfo: at the idle prompt, and stopped in
+    the middle of a stress run (many live objects), where gdb makes the
+    kernel print its reports of the very state the helpers read."""
+    def case():
+        problems, port = [], free_port()
+        with QemuConsole(["--kernel", kernel(alloc), "--gdb", str(port)], timeout=60) as q:
+            q.expect(r"tinyslab> ")
+            q.send("buddyinfo\r")
+            own = q.expect(r"tinyslab> ")
+            q.send("slabinfo\r")
+            own += q.expect(r"tinyslab> ")
+            out = run_gdb(kernel(alloc), port, ["ts-buddyinfo", "ts-slabinfo", "echo ---\\n",
+                                                "ts-cpus", "ts-dmesg"])
+            compare_reports(own, out.split("---")[0], alloc, problems, "at the prompt")
+            expect_in(out, problems, "CPU 0: EIP", "in arch_idle", "Console ready: type",
+                      "tinyslab " , "Node 0, zone")
+            if "MISMATCH" in out:
+                problems.append("ts-buddyinfo found a free list that disagrees with its count")
+            q.send("stress 400000\r")
+            busy = run_gdb(kernel(alloc), port, [
+                "break kfree", "ignore 1 3000", "continue", "delete",
+                "set $eflags = $eflags & ~0x200",       # no timer inside the calls below
+                "ts-buddyinfo", "ts-slabinfo", "echo ---\\n",
+                "call show_buddyinfo()", "call kmem_report()"], timeout=300)
+            said = strip(q.expect(r"stress: .*\n.*tinyslab> ", timeout=600))
+            helpers = busy.split("---")[0]
+            figures = compare_reports(said, helpers, alloc, problems, "stopped in stress")
+            if alloc == "slob" and not re.search(r"SLOB heap: [1-9]", helpers):
+                problems.append("stopped in stress, yet the SLOB heap was empty")
+            if alloc == "slab" and not any(x.startswith("size-") and x.split()[1] != "0"
+                                           for x in figures):
+                problems.append("stopped in stress, yet no size-N cache had objects")
+            q.send("halt\r")
+            q.wait_exit()
+        return problems, busy[-3000:] + "\n" + out[-1500:]
+    case.__name__ = f"gdb_helpers_{alloc}"
+    return case
+
+
 CASES = [
     console_case("slab"),
     console_case("slob"),
@@ -544,6 +636,8 @@ CASES = [
     agreement_case("slab"),
     agreement_case("slob"),
     compare_tool,
+    gdb_helpers_case("slab"),
+    gdb_helpers_case("slob"),
 ]
 
 

@@ -2,7 +2,7 @@
  *
  * All 32 exception vectors get a handler that prints what happened (name,
  * error code, the faulting address for page faults), the registers and the
- * stack, then panics: the kernel has no way to recover from its own faults.
+ * stack, with text addresses named by kallsyms (%pS), then panics: the kernel has no way to recover from its own faults.
  * Vectors 32-47 are the 8259 interrupts, passed to do_irq().
  */
 #include <tiny/kernel.h>
@@ -69,7 +69,8 @@ void trap_init(void)
 
 void show_regs(const struct pt_regs *regs)
 {
-	printk(KERN_EMERG "EIP: %04x:%08x EFLAGS: %08x\n", regs->cs, regs->eip, regs->eflags);
+	printk(KERN_EMERG "EIP: %04x:%08x EFLAGS: %08x (%pS)\n", regs->cs, regs->eip, regs->eflags,
+	       (void *)(uintptr_t)regs->eip);
 	printk(KERN_EMERG "EAX: %08x EBX: %08x ECX: %08x EDX: %08x\n",
 	       regs->eax, regs->ebx, regs->ecx, regs->edx);
 	printk(KERN_EMERG "ESI: %08x EDI: %08x EBP: %08x ESP: %08lx\n",
@@ -97,8 +98,8 @@ static __noreturn void die(struct pt_regs *regs)
 {
 	u32 v = regs->vector;
 
-	printk(KERN_EMERG "*** %s (vector %u), error code %08x, at EIP %08x\n",
-	       exception_names[v], v, regs->error_code, regs->eip);
+	printk(KERN_EMERG "*** %s (vector %u), error code %08x, at EIP %08x %pS\n",
+	       exception_names[v], v, regs->error_code, regs->eip, (void *)(uintptr_t)regs->eip);
 	if (v == 14)
 		explain_page_fault(regs);
 	show_regs(regs);
@@ -118,8 +119,8 @@ void do_trap(struct pt_regs *regs)
 extern char _stext[], _etext[], boot_stack[], boot_stack_top[];
 
 /* Prints the top of the stack and every word on it that points into kernel
- * text (return addresses, most likely): scripts/symbolize.py turns them
- * into function names using System.map. */
+ * text (return addresses, most likely), named by kallsyms when it is built
+ * in (otherwise look them up in System.map). */
 void show_stack(unsigned long esp)
 {
 	u32 *sp = (u32 *)esp, *top = (u32 *)boot_stack_top;
@@ -136,7 +137,7 @@ void show_stack(unsigned long esp)
 	printk(KERN_EMERG "Call Trace (guessed from the stack):\n");
 	for (; sp < top; sp++)
 		if (*sp >= (u32)(uintptr_t)_stext && *sp < (u32)(uintptr_t)_etext)
-			printk(KERN_EMERG " [<%08x>]\n", *sp);
+			printk(KERN_EMERG " [<%08x>] %pS\n", *sp, (void *)(uintptr_t)*sp);
 }
 
 /* Recurses until the stack runs into its guard page.  Each frame hands its

@@ -1,0 +1,76 @@
+/* fault_inject.h - making allocations fail on purpose, to exercise error
+ * paths (Linux's failslab and fail_page_alloc).  CONFIG_FAULT_INJECTION.
+ *
+ * Two attributes, "failslab" (the object allocator's entries) and
+ * "fail_page_alloc" (the buddy allocator's alloc_pages), are set with the
+ * boot parameters of those names or the console command "fault":
+ *
+ *	PROBABILITY,INTERVAL,TIMES[,FILTER]	or	off
+ *
+ * PROBABILITY is the percentage (0..100) of eligible calls that fail;
+ * INTERVAL (>= 1) makes only every INTERVAL-th eligible call a candidate;
+ * TIMES is how many failures to inject at most (-1: no limit); FILTER makes
+ * only some calls eligible: MIN-MAX (bytes, either end may be left out:
+ * "4097-", "-64") or, for failslab, a cache name (SLAB's kmalloc classes
+ * are "size-N"; SLOB's kmalloc is "kmalloc"; a cache's descriptor,
+ * allocated by kmem_cache_create, is "kmem_cache").  Every failure injected
+ * is counted and reported (at most 10 reports in 5 seconds; none for
+ * __GFP_NOWARN calls).  The decision is seeded, so a run repeats exactly.
+ * The boot parameters take effect once the allocators are set up.
+ * Without CONFIG_FAULT_INJECTION the hooks are constant 0 and compile away.
+ */
+#ifndef TINY_FAULT_INJECT_H
+#define TINY_FAULT_INJECT_H
+
+#include <tiny/types.h>
+#include <tiny/kconfig.h>
+
+#define FAULT_NAME_LEN	24	/* longest cache name in a filter, NUL included */
+
+struct fault_attr {
+	const char *name;		/* "failslab", "fail_page_alloc" */
+	unsigned long probability;	/* percent; 0 = off */
+	unsigned long interval;		/* >= 1 */
+	long times;			/* failures still allowed; -1: unlimited */
+	char cache[FAULT_NAME_LEN];	/* "" = any cache */
+	size_t min_size, max_size;	/* eligible sizes, inclusive */
+	/* counters, under the attribute's lock */
+	unsigned long calls;		/* eligible calls seen while on */
+	unsigned long injected;		/* failures injected, ever */
+	u32 rnd;			/* the generator's state */
+};
+
+extern struct fault_attr failslab, fail_page_alloc;
+
+#if IS_ENABLED(CONFIG_FAULT_INJECTION)
+/* Should this allocation of size bytes from cache (NULL: none) fail?
+ * Counts and reports an injected failure.  Any context. */
+int should_failslab(const char *cache, size_t size, gfp_t gfp);
+/* Should this alloc_pages(gfp, order) fail?  As above. */
+int should_fail_alloc_page(unsigned int order, gfp_t gfp);
+/* Sets attr from a spec as above ("off" too); 0, or -1 (bad syntax) or -2
+ * (out of range), attr unchanged then.  Resets calls, not injected.
+ * Process context. */
+int fault_attr_set(struct fault_attr *attr, const char *spec);
+/* Prints the attribute's setting and counts. */
+void fault_attr_show(const struct fault_attr *attr);
+/* The console command "fault [name [spec|off]]"; returns 0 or -1. */
+int fault_inject_command(int argc, char **argv);
+/* Applies the boot parameters failslab= and fail_page_alloc=; called once
+ * the allocators are set up (their own initialisation is never failed). */
+void fault_inject_boot_done(void);
+#else
+static inline void fault_inject_boot_done(void)
+{
+}
+static inline int should_failslab(const char *cache, size_t size, gfp_t gfp)
+{
+	return 0;
+}
+static inline int should_fail_alloc_page(unsigned int order, gfp_t gfp)
+{
+	return 0;
+}
+#endif
+
+#endif /* TINY_FAULT_INJECT_H */
