@@ -194,3 +194,49 @@ int kmem_stress_run(unsigned int ncpus, unsigned long ops_per_cpu,
 	atomic_set(&stress_busy, 0);
 	return ret;
 }
+
+/* Mean cycles per operation over the CPUs that ran, in hundredths. */
+static unsigned long long mean_cycles_x100(const struct kmem_stress_result *res)
+{
+	unsigned long long sum = 0;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < res->ncpus; cpu++)
+		sum += res->cycles[cpu] * 100 / (res->ops[cpu] ? res->ops[cpu] : 1);
+	return sum / res->ncpus;
+}
+
+/* One line of the report: n CPUs' figures against the one-CPU mean. */
+static void report_line(const struct kmem_stress_result *res, unsigned long long base_x100)
+{
+	unsigned long long mean = mean_cycles_x100(res), ratio = mean * 100 / base_x100;
+	unsigned int cpu;
+
+	printk("smpbench: %2u CPU(s): %llu.%02llu cycles/op per CPU (x%llu.%02llu of 1 CPU):",
+	       res->ncpus, mean / 100, mean % 100, ratio / 100, ratio % 100);
+	for (cpu = 0; cpu < res->ncpus; cpu++)
+		printk(KERN_CONT " %llu", res->cycles[cpu] / (res->ops[cpu] ? res->ops[cpu] : 1));
+	printk(KERN_CONT "\n");
+}
+
+int kmem_stress_report(unsigned long ops_per_cpu)
+{
+	static struct kmem_stress_result res;
+	unsigned int n = 1, online = num_online_cpus();
+	unsigned long long base = 0;
+
+	printk("smpbench: %lu allocations and frees per CPU, %s, %u CPU(s) online\n",
+	       ops_per_cpu, kmem_allocator_name, online);
+	for (;;) {
+		if (kmem_stress_run(n, ops_per_cpu, &res)) {
+			printk(KERN_ERR "smpbench: the run on %u CPU(s) failed\n", n);
+			return -1;
+		}
+		if (!base)
+			base = mean_cycles_x100(&res) ? mean_cycles_x100(&res) : 1;
+		report_line(&res, base);
+		if (n == online)
+			return 0;
+		n = n * 2 < online ? n * 2 : online;
+	}
+}

@@ -92,7 +92,8 @@ static void spin_wait(spinlock_t *lock, void *pc)
 
 	while (!arch_spin_trylock(&lock->raw)) {
 		cpu_relax();
-		if (!reported && get_cycles() - start > spin_lockup_cycles) {
+		if (!reported && get_cycles() - start >
+				 __atomic_load_n(&spin_lockup_cycles, __ATOMIC_RELAXED)) {
 			spin_bug(lock, "lockup suspected", pc);
 			reported = 1;
 		}

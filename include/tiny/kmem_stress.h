@@ -31,4 +31,13 @@ struct kmem_stress_result {
 int kmem_stress_run(unsigned int ncpus, unsigned long ops_per_cpu,
 		    struct kmem_stress_result *res);
 
+/*
+ * The console's "smpbench": runs ops_per_cpu operations on 1, 2, 4 ...
+ * CPUs up to every online one (and all of them) and prints, for each
+ * count, the cycles per operation on each CPU, their mean, and its ratio
+ * to the one-CPU figure (1.00 = perfect scaling).  Returns 0, or -1 if a
+ * run failed (reported).  Process context.
+ */
+int kmem_stress_report(unsigned long ops_per_cpu);
+
 #endif /* TINY_KMEM_STRESS_H */

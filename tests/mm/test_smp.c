@@ -215,7 +215,7 @@ static void misuse_holder(void)
 static void misuse_cpu(void *arg)
 {
 	struct ktest *t = arg;
-	unsigned long long budget = spin_lockup_cycles;
+	unsigned long long budget;
 
 	if (smp_processor_id() == 1) {
 		misuse_holder();
@@ -228,9 +228,10 @@ static void misuse_cpu(void *arg)
 	spin_unlock(&misuse.lock);		/* CPU 1 holds it: reported, kept */
 	KTEST_EXPECT_TRUE(t, spin_is_locked(&misuse.lock));
 	KTEST_EXPECT_EQ(t, counter_read(&spin_bug_count), misuse.bugs_before + 1);
-	spin_lockup_cycles = 1ULL << 22;	/* a few milliseconds */
+	budget = __atomic_exchange_n(&spin_lockup_cycles, 1ULL << 22,	/* a few ms */
+				     __ATOMIC_RELAXED);
 	spin_lock(&misuse.lock);		/* lockup reported once, then waits */
-	spin_lockup_cycles = budget;
+	__atomic_store_n(&spin_lockup_cycles, budget, __ATOMIC_RELAXED);
 	misuse.got_it = __atomic_load_n(&misuse.released, __ATOMIC_ACQUIRE);
 	spin_unlock(&misuse.lock);
 }

@@ -57,8 +57,12 @@ static inline int arch_spin_trylock(arch_spinlock_t *lock)
 		return 0;
 	new = old;
 	new.next++;
-	return __atomic_compare_exchange(lock, &old, &new, 0, __ATOMIC_ACQUIRE,
-					 __ATOMIC_RELAXED);
+	if (!__atomic_compare_exchange(lock, &old, &new, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return 0;
+	/* Acquire from the half the last unlock released: the same pairing
+	 * as arch_spin_lock(), which ThreadSanitizer tracks per address. */
+	(void)__atomic_load_n(&lock->owner, __ATOMIC_ACQUIRE);
+	return 1;
 }
 
 static inline void arch_spin_unlock(arch_spinlock_t *lock)
