@@ -370,8 +370,10 @@ static void timers_run_where_armed(struct ktest *t)
 		KTEST_EXPECT_EQ(t, cpu_timers[cpu].fired_on, (int)cpu);
 	KTEST_EXPECT_EQ(t, moved.fired_on, (int)smp_processor_id());
 	KTEST_EXPECT_EQ(t, busy.fired_on, 1);
-	/* busy re-arms itself every tick and spins inside: del_timer_sync()
-	 * must return with it neither pending nor running */
+	/* busy re-arms itself every tick and spins inside: caught while it
+	 * runs on CPU 1, del_timer_sync() must return with it neither pending
+	 * nor running */
+	KTEST_EXPECT_TRUE(t, wait_for(&busy.running, 1));
 	del_timer_sync(&busy.timer);
 	KTEST_EXPECT_EQ(t, __atomic_load_n(&busy.running, __ATOMIC_RELAXED), 0);
 	KTEST_EXPECT_FALSE(t, timer_pending(&busy.timer));
