@@ -294,6 +294,7 @@ bench:
 	$(Q)$(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slab bench
 	$(Q)$(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slob bench
 	$(Q)$(PYTHON) $(srctree)/scripts/bench --mem $(MEM) --trace "$(TRACE)" --out $(BUILD)/bench
+	$(Q)$(srctree)/scripts/bench-smp
 
 ## fuzz        libFuzzer on each allocator for FUZZ_TIME seconds (default 60): the API
 ##             fuzzer and the replay-module fuzzer

@@ -14,6 +14,7 @@
 #include <tiny/fault_inject.h>
 #include <tiny/cmdline.h>
 #include <tiny/ktest.h>
+#include <tiny/kmem_stress.h>
 #include <tiny/mm.h>
 #include <tiny/random.h>
 #include <tiny/replay.h>
@@ -200,6 +201,15 @@ static int cmd_stress(int argc, char **argv)
 	return errors || stopped ? -1 : 0;
 }
 
+static int cmd_smpbench(int argc, char **argv)
+{
+	unsigned long ops = 20000;
+
+	if (argc > 1 && parse_ulong(argv[1], 1, ~0UL, &ops))
+		return usage("smpbench");
+	return kmem_stress_report(ops);
+}
+
 static int cmd_replay(int argc, char **argv)
 {
 	return replay_from_boot_module() ? -1 : 0;
@@ -220,6 +230,7 @@ static const struct command commands[] = {
 	{ "selftest", "[suite,...]", 0, 1, "run self-tests (all, or the suites named)", cmd_selftest },
 	{ "stress", "<n>", 1, 1, "n (1..4294967295) random kmalloc/kfree operations, contents checked",
 	  cmd_stress },
+	{ "smpbench", "[ops]", 0, 1, "cycles per operation on 1, 2, 4... CPUs at once", cmd_smpbench },
 	{ "shrink", "", 0, 0, "give every spare page back to the page allocator now", cmd_shrink },
 	{ "validate", "", 0, 0, "check the page and object allocators' structures", cmd_validate },
 	{ "replay", "", 0, 0, "replay the allocation trace loaded as a boot module", cmd_replay },

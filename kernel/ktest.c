@@ -32,9 +32,16 @@ struct ktest_totals {
 	int pass, fail, skip;
 };
 
+/* Marks the case failed.  The smp suite's checks run on several CPUs at
+ * once, so the status is stored atomically. */
+static void set_status(struct ktest *t, enum ktest_status status)
+{
+	__atomic_store_n(&t->status, status, __ATOMIC_RELAXED);
+}
+
 static void case_failed(struct ktest *t, const char *file, int line)
 {
-	t->status = KTEST_FAIL;
+	set_status(t, KTEST_FAIL);
 	printk(CASE_INDENT "# %s: EXPECTATION FAILED at %s:%d\n", t->name, file, line);
 }
 
@@ -89,18 +96,18 @@ void ktest_skip(struct ktest *t, const char *fmt, ...)
 	va_start(args, fmt);
 	vsnprintf(t->skip_reason, sizeof(t->skip_reason), fmt, args);
 	va_end(args);
-	t->status = KTEST_SKIP;
+	set_status(t, KTEST_SKIP);
 }
 
 /* Reports printed since the case (its suite's init) began. */
 static unsigned long case_reports(const struct ktest *t)
 {
-	return ktest_reports_printed - t->reports_at_start;
+	return counter_read(&ktest_reports_printed) - t->reports_at_start;
 }
 
 static void reports_differ(struct ktest *t, unsigned long printed, const char *when)
 {
-	t->status = KTEST_FAIL;
+	set_status(t, KTEST_FAIL);
 	if (!t->expect_file) {
 		printk(CASE_INDENT "# %s: UNEXPECTED REPORTS: %lu printed %s, none declared "
 		       "with ktest_expect_reports()\n", t->name, printed, when);
@@ -236,7 +243,7 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c, st
 	memset(t, 0, sizeof(*t));
 	t->name = c->name;
 	t->status = KTEST_PASS;
-	t->reports_at_start = ktest_reports_printed;
+	t->reports_at_start = counter_read(&ktest_reports_printed);
 	local_irq_save(irq_flags);
 	local_irq_restore(irq_flags);
 	if (s->init && s->init(t)) {

@@ -1,47 +1,141 @@
 /* spinlock.c - CONFIG_DEBUG_SPINLOCK: catching lock misuse.
  *
- * On one CPU a lock taken twice would deadlock an SMP kernel and silently
- * "work" here; releasing a lock nobody holds means the caller's idea of
- * the lock state is wrong.  Both are reported with the lock's name, where
- * it was taken and where the bad call came from.
+ * Each lock remembers the CPU holding it and where that CPU took it.  A
+ * CPU taking a lock it holds (a deadlock on SMP, silent on one CPU), a
+ * release of a lock that nobody or another CPU holds, and a CPU spinning
+ * far longer than any critical section lasts are reported with the lock's
+ * name, the CPUs and the addresses involved (see <tiny/spinlock.h>).  A
+ * misuse is reported and leaves the lock as it was; a lockup is reported
+ * once and the CPU goes on waiting.
+ *
+ * The owner fields are read by other CPUs while they wait, so every access
+ * to them is a relaxed atomic one; the raw lock orders the data.
  */
 #include <tiny/kernel.h>
+#include <tiny/atomic.h>
 #include <tiny/ktest.h>
+#include <tiny/smp.h>
 #include <tiny/spinlock.h>
+#include <arch/timex.h>
 
 unsigned long spin_bug_count;
+/* About two seconds of a 3 GHz TSC: no critical section comes near it,
+ * even under TCG, a sanitizer, or a host that deschedules the holder. */
+unsigned long long spin_lockup_cycles = 1ULL << 33;
 
+static int owner_cpu(spinlock_t *lock)
+{
+	return __atomic_load_n(&lock->owner_cpu, __ATOMIC_RELAXED);
+}
+
+static void *owner_pc(spinlock_t *lock)
+{
+	return __atomic_load_n(&lock->owner_pc, __ATOMIC_RELAXED);
+}
+
+/* One report line: what went wrong, where, and who holds the lock. */
 static void spin_bug(spinlock_t *lock, const char *msg, void *pc)
 {
-	spin_bug_count++;
+	int owner = owner_cpu(lock);
+
+	counter_inc(&spin_bug_count);
 	ktest_count_report();
-	printk(KERN_ERR "BUG: spinlock %s: lock %s (%p), caller %p, last taken by %p\n",
-	       msg, lock->name ? lock->name : "?", (void *)lock, pc, lock->owner_pc);
+	if (owner == SPIN_NO_OWNER)
+		printk(KERN_ERR "BUG: spinlock %s on CPU#%u: lock %s (%p), caller %p, "
+		       "not held, last taken by %p\n", msg, smp_processor_id(),
+		       lock->name ? lock->name : "?", (void *)lock, pc, owner_pc(lock));
+	else
+		printk(KERN_ERR "BUG: spinlock %s on CPU#%u: lock %s (%p), caller %p, "
+		       "held by CPU#%d, taken at %p\n", msg, smp_processor_id(),
+		       lock->name ? lock->name : "?", (void *)lock, pc, owner, owner_pc(lock));
+}
+
+/* Nonzero (and reported) if the lock's magic is wrong. */
+static int bad_magic(spinlock_t *lock, void *pc)
+{
+	if (__atomic_load_n(&lock->magic, __ATOMIC_RELAXED) == SPINLOCK_MAGIC)
+		return 0;
+	spin_bug(lock, "bad magic (not initialised, or overwritten)", pc);
+	return 1;
 }
 
 void debug_spin_lock_init(spinlock_t *lock, const char *name)
 {
 	lock->magic = SPINLOCK_MAGIC;
-	lock->locked = 0;
+	lock->owner_cpu = SPIN_NO_OWNER;
 	lock->name = name;
 	lock->owner_pc = NULL;
 }
 
+/* The raw lock is ours: record it. */
+static void set_owner(spinlock_t *lock, void *pc)
+{
+	__atomic_store_n(&lock->owner_pc, pc, __ATOMIC_RELAXED);
+	__atomic_store_n(&lock->owner_cpu, (int)smp_processor_id(), __ATOMIC_RELAXED);
+}
+
+/* Nonzero (and reported) if this CPU holds the lock already. */
+static int recursion(spinlock_t *lock, void *pc)
+{
+	if (owner_cpu(lock) != (int)smp_processor_id())
+		return 0;
+	spin_bug(lock, "recursion", pc);
+	return 1;
+}
+
+/* Spins until the raw lock is ours, reporting a lockup once if that takes
+ * longer than spin_lockup_cycles. */
+static void spin_wait(spinlock_t *lock, void *pc)
+{
+	u64 start = get_cycles();
+	int reported = 0;
+
+	while (!arch_spin_trylock(&lock->raw)) {
+		cpu_relax();
+		if (!reported && get_cycles() - start >
+				 __atomic_load_n(&spin_lockup_cycles, __ATOMIC_RELAXED)) {
+			spin_bug(lock, "lockup suspected", pc);
+			reported = 1;
+		}
+	}
+}
+
 void debug_spin_lock(spinlock_t *lock, void *pc)
 {
-	if (lock->magic != SPINLOCK_MAGIC)
-		spin_bug(lock, "bad magic (not initialised, or overwritten)", pc);
-	else if (lock->locked)
-		spin_bug(lock, "recursion", pc);
-	lock->locked = 1;
-	lock->owner_pc = pc;
+	if (bad_magic(lock, pc) || recursion(lock, pc))
+		return;
+	if (!arch_spin_trylock(&lock->raw))
+		spin_wait(lock, pc);
+	set_owner(lock, pc);
+}
+
+/* Fails, unreported, on a lock this CPU holds: what a real lock does,
+ * which the uniprocessor one cannot tell. */
+int debug_spin_trylock(spinlock_t *lock, void *pc)
+{
+	if (bad_magic(lock, pc) || owner_cpu(lock) == (int)smp_processor_id())
+		return 0;
+	if (!arch_spin_trylock(&lock->raw))
+		return 0;
+	set_owner(lock, pc);
+	return 1;
 }
 
 void debug_spin_unlock(spinlock_t *lock, void *pc)
 {
-	if (lock->magic != SPINLOCK_MAGIC)
-		spin_bug(lock, "bad magic (not initialised, or overwritten)", pc);
-	else if (!lock->locked)
+	int owner;
+
+	if (bad_magic(lock, pc))
+		return;
+	owner = owner_cpu(lock);
+	if (owner == SPIN_NO_OWNER) {
 		spin_bug(lock, "already unlocked", pc);
-	lock->locked = 0;
+		return;
+	}
+	if (owner != (int)smp_processor_id()) {
+		spin_bug(lock, "unlocked by the wrong CPU", pc);
+		return;
+	}
+	__atomic_store_n(&lock->owner_cpu, SPIN_NO_OWNER, __ATOMIC_RELAXED);
+	arch_spin_unlock(&lock->raw);
 }

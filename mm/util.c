@@ -2,28 +2,28 @@
  * and SLOB: zeroing and array allocation, krealloc, string duplication,
  * per-CPU allocation, and the reports both allocators use for bad frees. */
 #include <tiny/kernel.h>
+#include <tiny/atomic.h>
 #include <tiny/ktest.h>
 #include <tiny/mm.h>
 #include <tiny/slab.h>
 #include <tiny/string.h>
 
-unsigned long kmem_bad_free_count;
+unsigned long kmem_bad_free_count;	/* any CPU adds to it: atomically */
 
 void kmem_bad_free(const char *fn, const void *obj, const char *why, void *caller)
 {
-	kmem_bad_free_count++;
+	counter_inc(&kmem_bad_free_count);
 	ktest_count_report();
 	pr_err("%s: bad pointer %p from %p: %s; ignored\n", fn, obj, caller, why);
 }
 
 void kmem_debug_validate(const char *op, const void *obj)
 {
-	static int reported;
+	static atomic_t reported;
 
-	if (!IS_ENABLED(CONFIG_DEBUG_KMEM_VALIDATE) || reported)
+	if (!IS_ENABLED(CONFIG_DEBUG_KMEM_VALIDATE) || atomic_read(&reported))
 		return;
-	if (kmem_validate()) {
-		reported = 1;
+	if (kmem_validate() && !atomic_xchg(&reported, 1)) {
 		pr_err("kmem: heap inconsistent after %s(%p); further checks off\n", op, obj);
 	}
 }

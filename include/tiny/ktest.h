@@ -35,6 +35,7 @@
 #include <tiny/types.h>
 #include <tiny/compiler.h>
 #include <tiny/printk.h>
+#include <tiny/atomic.h>
 
 enum ktest_status { KTEST_PASS, KTEST_FAIL, KTEST_SKIP };
 
@@ -160,10 +161,12 @@ __printf(2, 3) void ktest_skip(struct ktest *t, const char *fmt, ...);
  * it exists with or without the runner. */
 extern unsigned long ktest_reports_printed;
 
-/* Called by every reporter (see "Reports" above) as it prints its line. */
+/* Called by every reporter (see "Reports" above) as it prints its line;
+ * any CPU, any context (an atomic increment: no report is lost when two
+ * CPUs report at once). */
 static inline void ktest_count_report(void)
 {
-	ktest_reports_printed++;
+	counter_inc(&ktest_reports_printed);
 }
 
 /* Declares that the running case is about to provoke n more reports on

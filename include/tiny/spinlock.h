@@ -1,14 +1,29 @@
 /* spinlock.h - spinlock_t and its lock/unlock calls.
  *
- * This kernel is uniprocessor and never preempts, so a lock only has to
- * keep interrupt handlers out: spin_lock_irqsave() disables interrupts,
- * plain spin_lock() is for data never touched from interrupt context.  The
- * arch_spin_*() hooks are where an atomic test-and-set goes once there is
- * more than one CPU; on UP they compile to nothing.
+ * A spinlock gives one CPU at a time the data it guards.  The raw lock
+ * comes from <arch/spinlock.h>: a fair ticket lock on an SMP build (the
+ * i386 kernel's uses lock xadd and pause; the host harness's C11 atomics),
+ * or the empty lock of <tiny/spinlock_up.h> on a uniprocessor build, where
+ * disabling interrupts is all the exclusion there is.  The kernel never
+ * preempts, so spin_lock() only has to keep other CPUs out; data an
+ * interrupt handler also touches needs spin_lock_irqsave() (or _irq), or
+ * an interrupt on the holder's own CPU would spin on it forever.
  *
- * With CONFIG_DEBUG_SPINLOCK each lock records whether it is held and by
- * which caller, and misuse (taking a lock twice, releasing a lock that is
- * not held) is reported with the lock's name and the caller's address.
+ * spin_trylock() takes the lock if it is free and returns 1, else returns
+ * 0 at once.
+ *
+ * With CONFIG_DEBUG_SPINLOCK each lock records the CPU that holds it and
+ * the address it was taken from, and reports (one "BUG: spinlock ..." line
+ * each, counted in spin_bug_count and by ktest_count_report()):
+ *   - recursion: a CPU taking a lock it holds already (on SMP a deadlock):
+ *     reported, and the lock is left as it was, held once;
+ *   - unlocking a lock nobody holds, or one another CPU holds: reported,
+ *     and the lock is left as it was;
+ *   - a lockup: spinning far longer than any critical section takes
+ *     (spin_lockup_cycles of get_cycles()): the lock, the holder CPU and
+ *     where it took the lock are reported once, then the CPU keeps waiting;
+ *   - a bad magic number (a lock never initialised, or overwritten): the
+ *     call is reported and does nothing.
  */
 #ifndef TINY_SPINLOCK_H
 #define TINY_SPINLOCK_H
@@ -20,36 +35,50 @@
 #include <arch/spinlock.h>
 
 #define SPINLOCK_MAGIC	0xdead4eadU
+#define SPIN_NO_OWNER	(-1)
 
 typedef struct spinlock {
 	arch_spinlock_t raw;
 #ifdef CONFIG_DEBUG_SPINLOCK
 	unsigned int magic;
-	unsigned int locked;
+	int owner_cpu;		/* the CPU holding it, SPIN_NO_OWNER if free */
 	const char *name;
-	void *owner_pc;		/* return address of the spin_lock() caller */
+	void *owner_pc;		/* where the holder (or the last one) took it */
 #endif
 } spinlock_t;
 
-#ifdef CONFIG_DEBUG_SPINLOCK
-#define __SPIN_LOCK_UNLOCKED(lockname) \
-	{ .raw = __ARCH_SPIN_LOCK_UNLOCKED, .magic = SPINLOCK_MAGIC, .name = #lockname }
+/* The address of the code that expands it: where a lock was taken. */
+#define _THIS_IP_ ({ __label__ __here; __here: (void *)&&__here; })
 
-/* Debug variants: check the lock state, report misuse (kernel/spinlock.c). */
+#ifdef CONFIG_DEBUG_SPINLOCK
+#define __SPIN_LOCK_UNLOCKED(lockname)						\
+	{ .raw = __ARCH_SPIN_LOCK_UNLOCKED, .magic = SPINLOCK_MAGIC,		\
+	  .owner_cpu = SPIN_NO_OWNER, .name = #lockname }
+
+/* The checked lock calls (kernel/spinlock.c); pc is the caller. */
 void debug_spin_lock(spinlock_t *lock, void *pc);
+int debug_spin_trylock(spinlock_t *lock, void *pc);
 void debug_spin_unlock(spinlock_t *lock, void *pc);
 void debug_spin_lock_init(spinlock_t *lock, const char *name);
 /* Number of misuse reports so far (the self-tests check it rises). */
 extern unsigned long spin_bug_count;
+/* Cycles of spinning after which a lockup is reported (tests lower it). */
+extern unsigned long long spin_lockup_cycles;
+
+#define spin_lock(lock)		debug_spin_lock((lock), _THIS_IP_)
+#define spin_trylock(lock)	debug_spin_trylock((lock), _THIS_IP_)
+#define spin_unlock(lock)	debug_spin_unlock((lock), _THIS_IP_)
 #else
 #define __SPIN_LOCK_UNLOCKED(lockname) { .raw = __ARCH_SPIN_LOCK_UNLOCKED }
-static inline void debug_spin_lock(spinlock_t *lock, void *pc) { (void)lock; (void)pc; }
-static inline void debug_spin_unlock(spinlock_t *lock, void *pc) { (void)lock; (void)pc; }
 static inline void debug_spin_lock_init(spinlock_t *lock, const char *name)
 {
 	(void)lock;
 	(void)name;
 }
+
+#define spin_lock(lock)		arch_spin_lock(&(lock)->raw)
+#define spin_trylock(lock)	arch_spin_trylock(&(lock)->raw)
+#define spin_unlock(lock)	arch_spin_unlock(&(lock)->raw)
 #endif
 
 #define DEFINE_SPINLOCK(x)	spinlock_t x = __SPIN_LOCK_UNLOCKED(x)
@@ -59,18 +88,8 @@ static inline void debug_spin_lock_init(spinlock_t *lock, const char *name)
 	debug_spin_lock_init((lock), #lock);			\
 } while (0)
 
-/* The address of the code that expands it: where a lock was taken. */
-#define _THIS_IP_ ({ __label__ __here; __here: (void *)&&__here; })
-
-#define spin_lock(lock) do {					\
-	debug_spin_lock((lock), _THIS_IP_);			\
-	arch_spin_lock(&(lock)->raw);				\
-} while (0)
-
-#define spin_unlock(lock) do {					\
-	arch_spin_unlock(&(lock)->raw);				\
-	debug_spin_unlock((lock), _THIS_IP_);			\
-} while (0)
+/* Nonzero if some CPU holds the lock (always 0 on a uniprocessor build). */
+#define spin_is_locked(lock)	arch_spin_is_locked(&(lock)->raw)
 
 #define spin_lock_irqsave(lock, flags) do {			\
 	local_irq_save(flags);					\
@@ -81,6 +100,17 @@ static inline void debug_spin_lock_init(spinlock_t *lock, const char *name)
 	spin_unlock(lock);					\
 	local_irq_restore(flags);				\
 } while (0)
+
+/* Interrupts saved and off, then the lock if free: 1 with both, else 0
+ * with the interrupt state put back. */
+#define spin_trylock_irqsave(lock, flags) ({			\
+	int __got;						\
+	local_irq_save(flags);					\
+	__got = spin_trylock(lock);				\
+	if (!__got)						\
+		local_irq_restore(flags);			\
+	__got;							\
+})
 
 #define spin_lock_irq(lock) do { local_irq_disable(); spin_lock(lock); } while (0)
 #define spin_unlock_irq(lock) do { spin_unlock(lock); local_irq_enable(); } while (0)

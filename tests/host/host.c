@@ -2,11 +2,10 @@
  *
  * The host build compiles mm/ (and kernel/timer.c, kernel/ktest.c,
  * kernel/replay.c) unchanged; this file supplies what arch/ and the rest
- * of kernel/ give them in the kernel: printk, panic and BUG reports, the
- * interrupt flag and timer interrupts (emulated, see <arch/irqflags.h>),
+ * of kernel/ give them in the kernel: printk, panic and BUG reports and
  * "physical" memory (one aligned host mapping, every page of it backed
- * before the allocators start), and the self-tests' way
- * of waiting for ticks.
+ * before the allocators start).  The CPUs, their interrupt flags, timer
+ * ticks and cross-CPU calls are in smp.c.
  */
 #include <errno.h>
 #include <signal.h>
@@ -28,100 +27,8 @@
 #include <tiny/timer.h>
 #include "host.h"
 
-volatile sig_atomic_t host_irqs_off;
-volatile sig_atomic_t host_irq_pending;
-static volatile sig_atomic_t irq_depth;
-static unsigned int tick_usec;	/* SIGALRM delivers ticks this far apart; 0: it does not */
 int console_loglevel = 7;
 unsigned long ktest_reports_printed;	/* kernel/panic.c's, which is not linked here */
-
-int in_interrupt(void)
-{
-	return irq_depth;
-}
-
-static void arm_tick(void);
-
-/* One timer interrupt: runs with interrupts off, like the PIT handler.
- * The next tick is armed only now, once this one has run: however slow an
- * interrupt is (debug checks under a sanitizer), process context always
- * gets a whole tick period between two of them. */
-static void host_interrupt(void)
-{
-	irq_depth++;
-	host_irqs_off = 1;
-	timer_tick();
-	host_irqs_off = 0;
-	irq_depth--;
-	if (tick_usec)
-		arm_tick();
-}
-
-void host_run_pending_irq(void)
-{
-	while (host_irq_pending && !host_irqs_off) {
-		host_irq_pending = 0;
-		host_interrupt();
-	}
-}
-
-void host_tick(void)
-{
-	if (host_irqs_off) {
-		host_irq_pending = 1;
-		return;
-	}
-	host_interrupt();
-}
-
-/* Arms the next tick tick_usec from now (one-shot). */
-static void arm_tick(void)
-{
-	struct itimerval it = { { 0, 0 }, { 0, (long)tick_usec } };
-
-	setitimer(ITIMER_REAL, &it, NULL);
-}
-
-static void sigalrm_handler(int sig)
-{
-	int saved = errno;
-
-	(void)sig;
-	host_tick();
-	errno = saved;
-}
-
-void host_start_ticks(unsigned int usec)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = sigalrm_handler;
-	sa.sa_flags = SA_RESTART;
-	sigaction(SIGALRM, &sa, NULL);
-	tick_usec = usec;
-	arm_tick();
-}
-
-void host_stop_ticks(void)
-{
-	tick_usec = 0;
-	arm_tick();		/* a zero value disarms it */
-}
-
-void ktest_wait_ticks(unsigned long ticks)
-{
-	unsigned long end = jiffies + ticks;
-	struct timespec pause = { 0, 20000 };
-
-	if (!tick_usec) {
-		while (ticks--)
-			host_tick();
-		return;
-	}
-	while (time_before(jiffies, end))
-		nanosleep(&pause, NULL);
-}
 
 /* ---- log, panic, BUG ------------------------------------------------------ */
 

@@ -15,12 +15,19 @@ void host_mm_init(unsigned long mb);
  * then starts in the very state the kernel's did. */
 void host_mm_init_layout(const char *spec);
 
-/* Emulated timer interrupts: every usec microseconds from SIGALRM, or
- * (without host_start_ticks) only when a test waits for them. */
+/* Brings CPUs 1..ncpus-1 online, one thread each (smp.c); exits on
+ * failure.  Without it the harness has CPU 0 alone. */
+void host_smp_start(unsigned int ncpus);
+/* Stops and joins the CPU threads: CPU 0 alone again. */
+void host_smp_stop(void);
+
+/* Emulated timer interrupts on every online CPU: every usec microseconds
+ * from a per-thread timer's SIGALRM, or (without host_start_ticks) only
+ * when a test waits for them. */
 void host_start_ticks(unsigned int usec);
 void host_stop_ticks(void);
-/* Delivers one timer interrupt now (as the CPU would: not while the
- * emulated interrupt flag is off; then it is left pending). */
+/* Delivers one timer interrupt to this CPU now (as the CPU would: not
+ * while its emulated interrupt flag is off; then it is left pending). */
 void host_tick(void);
 
 /* A file read whole into memory; exits on failure. */

@@ -44,8 +44,11 @@ struct kmem_cache {
 };
 
 const char kmem_allocator_name[] = PEER_NAME;
-volatile sig_atomic_t host_irqs_off;
-volatile sig_atomic_t host_irq_pending;
+/* One CPU, no interrupts: the harness's per-CPU state, never raised. */
+__thread volatile sig_atomic_t host_irqs_off;
+__thread volatile sig_atomic_t host_irq_pending;
+__thread unsigned int host_cpu_id;
+unsigned int host_nr_online = 1;
 static long rss_start_kb = -1;	/* VmRSS when the replay started */
 
 /* ---- the allocator API ----------------------------------------------------- */
@@ -230,6 +233,10 @@ void __bug(const char *file, int line, const char *cond)
 void host_run_pending_irq(void)
 {
 	host_irq_pending = 0;	/* nothing raises interrupts here */
+}
+
+void host_poll_irqs(void)
+{
 }
 
 /* Backed anonymous memory for the replay's tables; 0 on failure. */

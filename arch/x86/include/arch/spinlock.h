@@ -4,5 +4,6 @@
 #define ARCH_SPINLOCK_H
 
 #include <tiny/spinlock_up.h>
+#include <arch/processor.h>		/* cpu_relax(), which the contract has here */
 
 #endif /* ARCH_SPINLOCK_H */

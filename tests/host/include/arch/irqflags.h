@@ -1,19 +1,23 @@
-/* arch/irqflags.h (host) - an emulated interrupt flag.
+/* arch/irqflags.h (host) - an emulated interrupt flag, one per CPU thread.
  *
- * The host harness delivers "timer interrupts" from a SIGALRM handler (or
- * synchronously, in the fuzzer and benchmark).  local_irq_save() sets
- * host_irqs_off; an interrupt that arrives meanwhile is only marked
- * pending and runs when the flag is cleared again, exactly as a CPU holds
- * an interrupt until IF is set.  The flag lives in one thread; the
- * compiler barriers keep accesses from moving across the transitions.
+ * The host harness delivers "interrupts" (timer ticks, smp_call_function()
+ * requests) to a CPU thread from a signal directed at that thread, or
+ * synchronously (the fuzzer and benchmark, --sync-ticks).  local_irq_save()
+ * sets the thread's host_irqs_off; an interrupt that arrives meanwhile is
+ * only marked pending and runs when the flag is cleared again, exactly as
+ * a CPU holds an interrupt until IF is set.  Both words are thread-local:
+ * each CPU has its own flag, as each real CPU has its own EFLAGS.IF.  The
+ * compiler barriers keep accesses from moving across the transitions (a
+ * signal handler runs on the same thread, so no fence is needed).
  */
 #ifndef ARCH_IRQFLAGS_H
 #define ARCH_IRQFLAGS_H
 
 #include <signal.h>
 
-extern volatile sig_atomic_t host_irqs_off;
-extern volatile sig_atomic_t host_irq_pending;
+extern __thread volatile sig_atomic_t host_irqs_off;
+extern __thread volatile sig_atomic_t host_irq_pending;
+/* Runs this CPU's pending interrupts (tests/host/smp.c). */
 void host_run_pending_irq(void);
 
 static inline unsigned long arch_local_irq_save(void)

@@ -1,0 +1,43 @@
+/* kmem_stress.h - the SMP allocator stress and scaling measure.
+ *
+ * kmem_stress_run() runs the same allocation workload on CPUs
+ * 0..ncpus-1 at once (smp_run_on_all_cpus(); other online CPUs return at
+ * once): ops_per_cpu allocations and frees each, sizes and lifetimes
+ * shaped after the shipped Linux boot trace (tests/traces), from kmalloc()
+ * and from two caches all CPUs share, every object tagged and checked when
+ * freed.  It is the smp self-test's load and the figure behind the
+ * console's "smpbench" and the host's bench-smp.
+ */
+#ifndef TINY_KMEM_STRESS_H
+#define TINY_KMEM_STRESS_H
+
+#include <tiny/types.h>
+#include <tiny/smp.h>
+
+struct kmem_stress_result {
+	unsigned int ncpus;			/* CPUs that ran it */
+	unsigned long ops[NR_CPUS];		/* allocations + frees done */
+	unsigned long long cycles[NR_CPUS];	/* get_cycles() over those ops */
+	unsigned long failures[NR_CPUS];	/* allocations that returned NULL */
+	unsigned long errors[NR_CPUS];		/* objects found damaged */
+};
+
+/*
+ * Runs the workload (see above) and fills *res.  Returns 0, or -1 if an
+ * object was damaged, a cache could not be made or destroyed, ncpus is 0
+ * or more than num_online_cpus(), or a run is in progress already.
+ * Process context, interrupts enabled; on the host, CPU 0.
+ */
+int kmem_stress_run(unsigned int ncpus, unsigned long ops_per_cpu,
+		    struct kmem_stress_result *res);
+
+/*
+ * The console's "smpbench": runs ops_per_cpu operations on 1, 2, 4 ...
+ * CPUs up to every online one (and all of them) and prints, for each
+ * count, the cycles per operation on each CPU, their mean, and its ratio
+ * to the one-CPU figure (1.00 = perfect scaling).  Returns 0, or -1 if a
+ * run failed (reported).  Process context.
+ */
+int kmem_stress_report(unsigned long ops_per_cpu);
+
+#endif /* TINY_KMEM_STRESS_H */
