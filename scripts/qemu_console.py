@@ -44,6 +44,9 @@ def qemu_arguments(description=None):
     p.add_argument("--kvm", action="store_true", default=os.environ.get("KVM") == "1",
                    help="use KVM (default: TCG; also KVM=1)")
     p.add_argument("--icount", action="store_true", help="deterministic instruction counting")
+    p.add_argument("--smp", type=int, default=int(os.environ.get("CPUS", 1)),
+                   help="number of CPUs (default 1, or $CPUS); more than one runs "
+                        "multi-threaded TCG, one host thread per CPU")
     return p
 
 
@@ -56,6 +59,12 @@ def qemu_command(args):
             cmd += ["-accel", "kvm", "-cpu", "host"]
         else:
             print("qemu-run: /dev/kvm is not usable; using TCG", file=sys.stderr)
+    if args.smp > 1:
+        cmd += ["-smp", str(args.smp)]
+        if not args.kvm and not args.icount:
+            # One host thread per virtual CPU, so that they truly run at once
+            # (icount needs the single-threaded round-robin TCG).
+            cmd += ["-accel", "tcg,thread=multi"]
     if args.icount:
         # Instruction counting: virtual time, timer interrupts and the TSC
         # follow the instructions executed, so a run repeats exactly.

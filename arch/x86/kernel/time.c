@@ -4,6 +4,10 @@
 #include <tiny/arch.h>
 #include <arch/desc.h>
 #include <arch/io.h>
+#ifdef CONFIG_SMP
+#include <tiny/smp.h>
+#include <arch/apic.h>
+#endif
 
 #define PIT_FREQ	1193182UL	/* input clock, Hz */
 #define PIT_CH0		0x40
@@ -13,11 +17,14 @@
 static void timer_interrupt(struct pt_regs *regs)
 {
 	(void)regs;
+#ifdef CONFIG_SMP
+	x86_cpus[0].ticks++;
+#endif
 	timer_tick();
 }
 
 /* Programs channel 0 to interrupt HZ times a second and installs the handler. */
-void arch_time_init(void)
+static void pit_time_init(void)
 {
 	unsigned long divisor = (PIT_FREQ + HZ / 2) / HZ;
 
@@ -27,4 +34,19 @@ void arch_time_init(void)
 	outb((divisor >> 8) & 0xff, PIT_CH0);
 	request_irq(0, timer_interrupt);
 	printk(KERN_INFO "time: 8254 PIT at %d Hz (divisor %lu)\n", HZ, divisor);
+}
+
+/* SMP: every CPU ticks from its local APIC timer, calibrated here once
+ * against the PIT; without a usable APIC, the PIT as on a uniprocessor. */
+void arch_time_init(void)
+{
+#ifdef CONFIG_SMP
+	if (apic_usable) {
+		apic_calibrate();
+		apic_timer_start();
+		printk(KERN_INFO "time: local APIC timer at %d Hz on every CPU (PIT not used)\n", HZ);
+		return;
+	}
+#endif
+	pit_time_init();
 }
