@@ -137,6 +137,11 @@ void ap_start_kernel(void)
 	smp_idle_loop();
 }
 
+unsigned int smp_expected_cpus(void)
+{
+	return nr_listed_cpus < max_cpus ? nr_listed_cpus : max_cpus;
+}
+
 /* Sends INIT, then two start-up IPIs (MP specification, appendix B.4). */
 static int send_init_sipi_sipi(unsigned int cpu, unsigned int apic_id)
 {

@@ -80,6 +80,9 @@ void smp_detect(void);
  * came online and how long it took.  Boot CPU, process context,
  * interrupts on, after the page allocator and the tick are up. */
 void smp_boot_cpus(void);
+/* The CPUs that should be online: those the firmware listed (up to
+ * NR_CPUS), at most maxcpus=. */
+unsigned int smp_expected_cpus(void);
 /* Stops every other CPU (an NMI): panic() calls it.  Any context. */
 void smp_stop_other_cpus(void);
 
