@@ -204,6 +204,12 @@ static int cmd_replay(int argc, char **argv)
 	return replay_from_boot_module() ? -1 : 0;
 }
 
+static int cmd_cpus(int argc, char **argv)
+{
+	arch_show_cpus();
+	return 0;
+}
+
 static int cmd_halt(int argc, char **argv)
 {
 	printk("System halting.\n");
@@ -222,6 +228,7 @@ static const struct command commands[] = {
 	{ "shrink", "", 0, 0, "give every spare page back to the page allocator now", cmd_shrink },
 	{ "validate", "", 0, 0, "check the page and object allocators' structures", cmd_validate },
 	{ "replay", "", 0, 0, "replay the allocation trace loaded as a boot module", cmd_replay },
+	{ "cpus", "", 0, 0, "each CPU: number, APIC id, state, timer ticks", cmd_cpus },
 	{ "halt", "", 0, 0, "stop the machine (ends the QEMU run)", cmd_halt },
 	{ NULL, NULL, 0, 0, NULL, NULL },
 };

@@ -50,3 +50,34 @@ void arch_time_init(void)
 #endif
 	pit_time_init();
 }
+
+#ifdef CONFIG_SMP
+static const char *const cpu_state_names[] = {
+	[CPU_ABSENT] = "absent", [CPU_LISTED] = "not started", [CPU_BOOTING] = "booting",
+	[CPU_ONLINE] = "online", [CPU_FAILED] = "failed to start", [CPU_STOPPED] = "stopped",
+};
+
+void arch_show_cpus(void)
+{
+	unsigned int cpu;
+
+	printk("CPU  APIC  state            ticks     calls\n");
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		const struct x86_cpu *c = &x86_cpus[cpu];
+
+		if (c->state == CPU_ABSENT)
+			continue;
+		printk("%3u  %4u  %-15s %6lu %9lu%s\n", cpu, c->apic_id, cpu_state_names[c->state],
+		       c->ticks, c->calls, cpu == smp_processor_id() ? "  (this CPU)" : "");
+	}
+	printk("%u of %d CPUs online, tick: %s\n", num_online_cpus(), NR_CPUS,
+	       apic_usable ? "local APIC timer" : "8254 PIT");
+}
+#else
+void arch_show_cpus(void)
+{
+	printk("CPU  APIC  state            ticks\n");
+	printk("%3u  %4s  %-15s %6lu  (this CPU)\n", 0u, "-", "online", jiffies);
+	printk("uniprocessor kernel (CONFIG_SMP=n), tick: 8254 PIT\n");
+}
+#endif
