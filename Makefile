@@ -41,6 +41,7 @@ KCONFIG_MCONF ?= kconfig-mconf
 
 DEPS := $(srctree)/scripts/install-deps
 MEM ?= 32
+CPUS ?= 1
 QEMU_TIMEOUT ?= 300
 
 # ---------------------------------------------------------------------------
@@ -198,17 +199,19 @@ endif
 BUILD := $(srctree)/build
 TRACE ?= $(srctree)/tests/traces/linux-6.1-boot-files.ftrace.gz
 FUZZ_TIME ?= 60
-export MEM QEMU_TIMEOUT TRACE FUZZ_TIME V
+export MEM CPUS QEMU_TIMEOUT TRACE FUZZ_TIME V
 
 # Builds one defconfig in build/<name>: $(call build_defconfig,slab)
 build_defconfig = $(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1) $(1)_defconfig && \
 	$(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1)
 
 ## run         build the GRUB image with the SLAB and SLOB kernels and boot it in QEMU on
-##             this terminal (the GRUB menu answers on the serial line; Ctrl-A X quits)
+##             this terminal (the GRUB menu answers on the serial line; Ctrl-A X quits);
+##             CPUS=4 boots 4 CPUs (multi-threaded TCG)
 run: iso
 	$(Q)$(DEPS) qemu
-	$(Q)$(srctree)/scripts/qemu-run --interactive --mem $(MEM) --iso $(BUILD)/tinyslab.iso
+	$(Q)$(srctree)/scripts/qemu-run --interactive --mem $(MEM) --smp $(CPUS) \
+		--iso $(BUILD)/tinyslab.iso
 
 ## iso         build/tinyslab.iso: GRUB (grub-mkrescue) with both kernels and the replay trace
 iso:
@@ -221,7 +224,7 @@ iso:
 ## qemu        boot $(O)/vmlinux itself (QEMU's Multiboot loader, no GRUB); CMDLINE=... INITRD=...
 qemu: vmlinux-for-qemu
 	$(Q)$(DEPS) qemu
-	$(Q)$(srctree)/scripts/qemu-run --interactive --mem $(MEM) \
+	$(Q)$(srctree)/scripts/qemu-run --interactive --mem $(MEM) --smp $(CPUS) \
 		--kernel $(objtree)/vmlinux --append "$(CMDLINE)" $(if $(INITRD),--initrd $(INITRD))
 
 ## gdb         boot $(O)/vmlinux in QEMU with the gdb stub on GDB_PORT (1234) and attach
@@ -259,23 +262,31 @@ script-test:
 	$(Q)$(DEPS) python
 	$(Q)$(PYTHON) $(srctree)/tests/scripts/run.py
 
-# The same, with the self-tests left out (build/<name>-notest): what a
-# user would ship, and what the 2005 figures compare.
-build_notest = $(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1)-notest $(1)_defconfig && \
-	kconfig-tweak --file $(BUILD)/$(1)-notest/.config --disable SELFTEST && \
-	$(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1)-notest olddefconfig && \
-	$(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1)-notest
+# A defconfig with options turned off, in build/<name><suffix>:
+# $(call build_without,slab,-up,SMP)
+build_without = $(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1)$(2) $(1)_defconfig && \
+	kconfig-tweak --file $(BUILD)/$(1)$(2)/.config $(foreach o,$(3),--disable $(o)) && \
+	$(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1)$(2) olddefconfig && \
+	$(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1)$(2)
+# The uniprocessor kernel (build/<name>-up), as the allocators were first
+# compared, and the same without the self-tests (build/<name>-notest): what
+# a user would ship, and what the 2005 figures compare.
+build_up = $(call build_without,$(1),-up,SMP)
+build_notest = $(call build_without,$(1),-notest,SMP SELFTEST)
 
-## sizes       size(1) of the SLAB and SLOB kernels (as the defconfigs build them, and
-##             without self-tests) and allocator objects, and the symbols that differ
+## sizes       size(1) of the uniprocessor (SMP=n) SLAB and SLOB kernels (with and without
+##             self-tests) and allocator objects, the symbols that differ, then the
+##             SMP kernels as the defconfigs build them
 sizes:
 	$(Q)$(DEPS) build python
-	$(Q)$(call build_defconfig,slab)
-	$(Q)$(call build_defconfig,slob)
+	$(Q)$(call build_up,slab)
+	$(Q)$(call build_up,slob)
 	$(Q)$(call build_notest,slab)
 	$(Q)$(call build_notest,slob)
-	$(Q)$(PYTHON) $(srctree)/scripts/sizes $(BUILD)/slab $(BUILD)/slob \
-		$(BUILD)/slab-notest $(BUILD)/slob-notest
+	$(Q)$(call build_defconfig,slab)
+	$(Q)$(call build_defconfig,slob)
+	$(Q)$(PYTHON) $(srctree)/scripts/sizes $(BUILD)/slab-up $(BUILD)/slob-up \
+		$(BUILD)/slab-notest $(BUILD)/slob-notest --smp $(BUILD)/slab $(BUILD)/slob
 
 ## compare     boot both kernels in QEMU (MEM=32), replay TRACE in each, print the two
 ##             side by side and plot their footprint (build/compare/footprint.png)

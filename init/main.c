@@ -11,8 +11,13 @@
 #include <tiny/replay.h>
 #include <tiny/fault_inject.h>
 #include <tiny/slab.h>
+#include <tiny/smp.h>
 #include <tiny/string.h>
 #include <tiny/timer.h>
+
+#ifndef CONFIG_SMP
+static inline void smp_boot_cpus(void) { }
+#endif
 
 int exit_when_done;
 static const char *selftest_filter;
@@ -152,6 +157,7 @@ void start_kernel(unsigned long magic, void *multiboot_info)
 	kmem_cache_init();
 	arch_time_init();
 	local_irq_enable();
+	smp_boot_cpus();
 	kmem_cache_init_late();
 	fault_inject_boot_done();
 	show_meminfo();

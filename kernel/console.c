@@ -215,6 +215,12 @@ static int cmd_replay(int argc, char **argv)
 	return replay_from_boot_module() ? -1 : 0;
 }
 
+static int cmd_cpus(int argc, char **argv)
+{
+	arch_show_cpus();
+	return 0;
+}
+
 static int cmd_halt(int argc, char **argv)
 {
 	printk("System halting.\n");
@@ -238,6 +244,7 @@ static const struct command commands[] = {
 	{ "fault", "[name spec|off]", 0, 2, "show or set fault injection (failslab, fail_page_alloc)",
 	  fault_inject_command },
 #endif
+	{ "cpus", "", 0, 0, "each CPU: number, APIC id, state, timer ticks", cmd_cpus },
 	{ "halt", "", 0, 0, "stop the machine (ends the QEMU run)", cmd_halt },
 	{ NULL, NULL, 0, 0, NULL, NULL },
 };

@@ -21,7 +21,7 @@
 unsigned long spin_bug_count;
 /* About two seconds of a 3 GHz TSC: no critical section comes near it,
  * even under TCG, a sanitizer, or a host that deschedules the holder. */
-unsigned long long spin_lockup_cycles = 1ULL << 33;
+unsigned int spin_lockup_shift = 33;
 
 static int owner_cpu(spinlock_t *lock)
 {
@@ -84,7 +84,7 @@ static int recursion(spinlock_t *lock, void *pc)
 }
 
 /* Spins until the raw lock is ours, reporting a lockup once if that takes
- * longer than spin_lockup_cycles. */
+ * longer than 2^spin_lockup_shift cycles. */
 static void spin_wait(spinlock_t *lock, void *pc)
 {
 	u64 start = get_cycles();
@@ -93,7 +93,7 @@ static void spin_wait(spinlock_t *lock, void *pc)
 	while (!arch_spin_trylock(&lock->raw)) {
 		cpu_relax();
 		if (!reported && get_cycles() - start >
-				 __atomic_load_n(&spin_lockup_cycles, __ATOMIC_RELAXED)) {
+				 (1ULL << __atomic_load_n(&spin_lockup_shift, __ATOMIC_RELAXED))) {
 			spin_bug(lock, "lockup suspected", pc);
 			reported = 1;
 		}

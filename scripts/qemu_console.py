@@ -48,6 +48,9 @@ def qemu_arguments(description=None):
                    help="QEMU's gdb stub on localhost:PORT (target remote :PORT)")
     p.add_argument("--gdb-stop", action="store_true",
                    help="with --gdb: stop at the first instruction until gdb continues")
+    p.add_argument("--smp", type=int, default=int(os.environ.get("CPUS", 1)),
+                   help="number of CPUs (default 1, or $CPUS); more than one runs "
+                        "multi-threaded TCG, one host thread per CPU")
     return p
 
 
@@ -60,6 +63,12 @@ def qemu_command(args):
             cmd += ["-accel", "kvm", "-cpu", "host"]
         else:
             print("qemu-run: /dev/kvm is not usable; using TCG", file=sys.stderr)
+    if args.smp > 1:
+        cmd += ["-smp", str(args.smp)]
+        if not args.kvm and not args.icount:
+            # One host thread per virtual CPU, so that they truly run at once
+            # (icount needs the single-threaded round-robin TCG).
+            cmd += ["-accel", "tcg,thread=multi"]
     if args.icount:
         # Instruction counting: virtual time, timer interrupts and the TSC
         # follow the instructions executed, so a run repeats exactly.

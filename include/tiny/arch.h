@@ -22,6 +22,10 @@ void arch_console_input_init(void);
 /* Waits for an interrupt (the caller must have interrupts enabled). */
 void arch_idle(void);
 
+/* Prints one line per CPU: number, APIC id, state, ticks (the console's
+ * "cpus").  Process context. */
+void arch_show_cpus(void);
+
 /* Ends the run: under QEMU (isa-debug-exit device) with a status that says
  * pass or fail, elsewhere by halting. */
 #define EXIT_PASS	0

@@ -20,7 +20,7 @@
  *   - unlocking a lock nobody holds, or one another CPU holds: reported,
  *     and the lock is left as it was;
  *   - a lockup: spinning far longer than any critical section takes
- *     (spin_lockup_cycles of get_cycles()): the lock, the holder CPU and
+ *     (2^spin_lockup_shift cycles of get_cycles()): the lock, the holder CPU and
  *     where it took the lock are reported once, then the CPU keeps waiting;
  *   - a bad magic number (a lock never initialised, or overwritten): the
  *     call is reported and does nothing.
@@ -62,8 +62,9 @@ void debug_spin_unlock(spinlock_t *lock, void *pc);
 void debug_spin_lock_init(spinlock_t *lock, const char *name);
 /* Number of misuse reports so far (the self-tests check it rises). */
 extern unsigned long spin_bug_count;
-/* Cycles of spinning after which a lockup is reported (tests lower it). */
-extern unsigned long long spin_lockup_cycles;
+/* A lockup is reported after 2^spin_lockup_shift cycles of spinning (tests
+ * lower it; a 32-bit word, so that i386 changes it atomically). */
+extern unsigned int spin_lockup_shift;
 
 #define spin_lock(lock)		debug_spin_lock((lock), _THIS_IP_)
 #define spin_trylock(lock)	debug_spin_trylock((lock), _THIS_IP_)

@@ -218,7 +218,7 @@ static void misuse_holder(void)
 static void misuse_cpu(void *arg)
 {
 	struct ktest *t = arg;
-	unsigned long long budget;
+	unsigned int budget;
 
 	if (smp_processor_id() == 1) {
 		misuse_holder();
@@ -231,10 +231,10 @@ static void misuse_cpu(void *arg)
 	spin_unlock(&misuse.lock);		/* CPU 1 holds it: reported, kept */
 	KTEST_EXPECT_TRUE(t, spin_is_locked(&misuse.lock));
 	KTEST_EXPECT_EQ(t, counter_read(&spin_bug_count), misuse.bugs_before + 1);
-	budget = __atomic_exchange_n(&spin_lockup_cycles, 1ULL << 22,	/* a few ms */
+	budget = __atomic_exchange_n(&spin_lockup_shift, 22,	/* a few ms */
 				     __ATOMIC_RELAXED);
 	spin_lock(&misuse.lock);		/* lockup reported once, then waits */
-	__atomic_store_n(&spin_lockup_cycles, budget, __ATOMIC_RELAXED);
+	__atomic_store_n(&spin_lockup_shift, budget, __ATOMIC_RELAXED);
 	misuse.got_it = __atomic_load_n(&misuse.released, __ATOMIC_ACQUIRE);
 	spin_unlock(&misuse.lock);
 }

@@ -9,8 +9,11 @@ the self-tests cannot see from inside: the GRUB menu on the serial line,
 the interactive console (Ctrl-C, input limits, escape sequences, a large
 paste), CPU exceptions reported and failing the run, the replay on a
 machine too small for it and on a malformed module, the command line's
-limits (overflowing numbers, flags given values, its length), and the host
-benchmark reproducing the kernel replay's footprint exactly.  Reports in KTAP like tests/scripts.
+limits (overflowing numbers, flags given values, its length), the host
+benchmark reproducing the kernel replay's footprint exactly, and SMP: four
+CPUs online and listed by "cpus" with stress still clean, and CPUs left out
+(maxcpus=, one that never answers its start-up IPIs) reported while the boot
+goes on.  Reports in KTAP like tests/scripts.
 """
 import argparse
 import gzip
@@ -505,6 +508,55 @@ def agreement_case(alloc):
 
 # ---- the comparison tool ---------------------------------------------------------------
 
+# ---- SMP ---------------------------------------------------------------------------------
+
+def smp_console_case(alloc):
+    """-smp 4: every CPU online in the boot log and in "cpus", stress still clean."""
+    def case():
+        problems = []
+        with QemuConsole(["--kernel", kernel(alloc), "--smp", "4"], timeout=120) as q:
+            boot = strip(q.expect(r"tinyslab> "))
+            expect_in(boot, problems, "smp: ACPI MADT: 4 local APIC(s), 4 enabled",
+                      "smp: 4 of 4 CPUs online")
+            q.send("cpus\r")
+            out = strip(q.expect(r"tinyslab> "))
+            online = re.findall(r"^\s*(\d+)\s+(\d+)\s+online\s+(\d+)", out, re.M)
+            if sorted(int(c) for c, _, _ in online) != [0, 1, 2, 3]:
+                problems.append(f"cpus: expected CPUs 0-3 online, got {online}")
+            if len({a for _, a, _ in online}) != len(online):
+                problems.append("cpus: two CPUs share an APIC id")
+            if any(int(t) == 0 for _, _, t in online):
+                problems.append("cpus: a CPU has not ticked")
+            expect_in(out, problems, "4 of 8 CPUs online")
+            q.send("stress 20000\r")
+            out = strip(q.expect(r"tinyslab> ", timeout=240))
+            expect_in(out, problems, "stress: 20000 operations, no corruption")
+            q.send("validate\r")
+            expect_in(strip(q.expect(r"tinyslab> ")), problems, "validate: 0 inconsistencies found")
+            q.send("halt\r")
+            status = q.wait_exit(30)
+            if status != EXIT_PASS:
+                problems.append(f"halt: QEMU exit status {status}, expected {EXIT_PASS}")
+            return problems, q.log
+    case.__name__ = f"smp_console_{alloc}"
+    return case
+
+
+def smp_cpus_left_out():
+    """maxcpus=2 leaves a CPU out, smp_skip_sipi=1 makes one never answer: both are
+    reported, the boot goes on with the rest, and the self-tests expect that many."""
+    log = work("smp-left-out.log")
+    status, text = qemu_run(log, "--kernel", kernel("slab"), "--smp", "4", "--append",
+                            "maxcpus=2 smp_skip_sipi=1 selftest=smp_arch", timeout=180)
+    problems = []
+    if status != 0:
+        problems.append(f"qemu-run status {status}, expected 0")
+    expect_in(text, problems, "smp: CPU 1 (APIC id 1) did not answer in",
+              "smp: CPU 2 (APIC id 2) online", "smp: CPU 3 (APIC id 3) left out: maxcpus=2",
+              "smp: 2 of 4 CPUs online", "selftest: PASS")
+    return problems, text
+
+
 def compare_tool():
     small_trace()
     out = work("compare")
@@ -638,6 +690,9 @@ CASES = [
     compare_tool,
     gdb_helpers_case("slab"),
     gdb_helpers_case("slob"),
+    smp_console_case("slab"),
+    smp_console_case("slob"),
+    smp_cpus_left_out,
 ]
 
 

@@ -6,6 +6,9 @@
  * trap_stubs[] lists the stubs for the IDT.
  */
 #include <arch/desc.h>
+#ifdef CONFIG_SMP
+#include <arch/apic.h>
+#endif
 
 	.text
 common_trap:
@@ -17,7 +20,9 @@ common_trap:
 	movl $__KERNEL_DS, %eax
 	movl %eax, %ds
 	movl %eax, %es
-	movl %eax, %fs
+#ifndef CONFIG_SMP
+	movl %eax, %fs		/* SMP: %fs keeps this CPU's per-CPU segment */
+#endif
 	movl %eax, %gs
 	cld
 	pushl %esp		/* struct pt_regs * */
@@ -57,6 +62,12 @@ trap_\n:
 .irp n, 32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47
 	TRAP_NOERR \n
 .endr
+#ifdef CONFIG_SMP
+/* The local APIC's vectors (timer, IPIs, spurious): 240-255. */
+.irp n, 240,241,242,243,244,245,246,247,248,249,250,251,252,253,254,255
+	TRAP_NOERR \n
+.endr
+#endif
 
 	.section .rodata
 	.balign 4
@@ -68,5 +79,13 @@ trap_stubs:
 .irp n, 32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47
 	.long trap_\n
 .endr
+
+#ifdef CONFIG_SMP
+	.globl apic_stubs
+apic_stubs:
+.irp n, 240,241,242,243,244,245,246,247,248,249,250,251,252,253,254,255
+	.long trap_\n
+.endr
+#endif
 
 	.section .note.GNU-stack, "", @progbits

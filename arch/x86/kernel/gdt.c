@@ -1,13 +1,16 @@
-/* gdt.c - our own flat GDT and the two task-state segments.
+/* gdt.c - each CPU's flat GDT and its two task-state segments.
  *
- * Code and data segments cover all 4 GiB.  The first TSS is the task we run
- * in (the CPU saves our registers there when it switches away); the second
- * is the double-fault task, entered through a task gate with a stack of its
- * own, so that even a kernel stack overflow is reported instead of
- * resetting the machine.
+ * Code and data segments cover all 4 GiB.  The first TSS is the task a CPU
+ * runs in (the CPU saves its registers there when it switches away); the
+ * second is its double-fault task, entered through a task gate with a
+ * stack of its own, so that even a kernel stack overflow is reported
+ * instead of resetting the machine.  With CONFIG_SMP every CPU has its own
+ * set (a TSS is busy while in use, so CPUs cannot share one), plus a data
+ * segment based at its per-CPU area, which %fs holds (see <arch/smp.h>).
  */
 #include <tiny/kernel.h>
 #include <tiny/string.h>
+#include <tiny/smp.h>
 #include <arch/desc.h>
 #include <arch/processor.h>
 
@@ -23,10 +26,16 @@ struct gdt_ptr {
 	u32 base;
 } __packed;
 
-static u64 gdt[GDT_ENTRIES] __aligned(8);
-struct tss main_tss;
-static struct tss df_tss;
-static u32 df_stack[1024] __aligned(16);
+/* One CPU's descriptor tables and double-fault stack. */
+struct cpu_tables {
+	u64 gdt[GDT_ENTRIES];
+	struct tss tss;
+	struct tss df_tss;
+	u32 df_stack[1024] __aligned(16);
+} __aligned(8);
+
+static struct cpu_tables cpu_tables[NR_CPUS];
+static unsigned long df_cr3;
 
 static u64 make_desc(u32 base, u32 limit, u8 access, u8 flags)
 {
@@ -41,35 +50,57 @@ static u64 make_desc(u32 base, u32 limit, u8 access, u8 flags)
 	return d;
 }
 
-static void setup_df_task(void)
+static void setup_df_task(struct cpu_tables *ct)
 {
-	memset(&df_tss, 0, sizeof(df_tss));
-	df_tss.eip = (u32)(uintptr_t)double_fault_task;
-	df_tss.esp = (u32)(uintptr_t)&df_stack[ARRAY_SIZE(df_stack)];
-	df_tss.cs = __KERNEL_CS;
-	df_tss.ds = df_tss.es = df_tss.ss = df_tss.fs = df_tss.gs = __KERNEL_DS;
-	df_tss.eflags = 0x2;		/* interrupts off */
-	df_tss.iomap_base = sizeof(df_tss);
+	struct tss *t = &ct->df_tss;
+
+	memset(t, 0, sizeof(*t));
+	t->eip = (u32)(uintptr_t)double_fault_task;
+	t->esp = (u32)(uintptr_t)&ct->df_stack[ARRAY_SIZE(ct->df_stack)];
+	t->cs = __KERNEL_CS;
+	t->ds = t->es = t->ss = t->fs = t->gs = __KERNEL_DS;
+#ifdef CONFIG_SMP
+	t->fs = __KERNEL_PERCPU;	/* smp_processor_id() works in the task */
+#endif
+	t->eflags = 0x2;		/* interrupts off */
+	t->iomap_base = sizeof(*t);
+	t->cr3 = df_cr3;
 }
 
-/* Loads the GDT, reloads every segment register and the task register.
- * Boot CPU, interrupts off. */
-void gdt_init(void)
+/* Fills the GDT of ct; percpu is the base of the per-CPU segment (SMP). */
+static void fill_gdt(struct cpu_tables *ct, void *percpu)
+{
+	memset(&ct->tss, 0, sizeof(ct->tss));
+	ct->tss.iomap_base = sizeof(ct->tss);
+	setup_df_task(ct);
+
+	ct->gdt[0] = 0;
+	ct->gdt[__KERNEL_CS >> 3] = make_desc(0, 0xfffff, 0x9a, 0xc);	/* code, ring 0 */
+	ct->gdt[__KERNEL_DS >> 3] = make_desc(0, 0xfffff, 0x92, 0xc);	/* data, ring 0 */
+	ct->gdt[GDT_TSS >> 3] = make_desc((u32)(uintptr_t)&ct->tss, sizeof(ct->tss) - 1, 0x89, 0);
+	ct->gdt[GDT_DF_TSS >> 3] = make_desc((u32)(uintptr_t)&ct->df_tss,
+					     sizeof(ct->df_tss) - 1, 0x89, 0);
+#ifdef CONFIG_SMP
+	ct->gdt[__KERNEL_PERCPU >> 3] = make_desc((u32)(uintptr_t)percpu,
+						  sizeof(struct x86_cpu) - 1, 0x92, 0x4);
+#else
+	(void)percpu;
+#endif
+}
+
+#ifdef CONFIG_SMP
+#define PERCPU_SEL	__KERNEL_PERCPU
+#else
+#define PERCPU_SEL	__KERNEL_DS
+#endif
+
+/* Loads ct's GDT, reloads every segment register and the task register. */
+static void load_gdt(struct cpu_tables *ct)
 {
 	struct gdt_ptr ptr;
 
-	memset(&main_tss, 0, sizeof(main_tss));
-	main_tss.iomap_base = sizeof(main_tss);
-	setup_df_task();
-
-	gdt[0] = 0;
-	gdt[__KERNEL_CS >> 3] = make_desc(0, 0xfffff, 0x9a, 0xc);	/* code, ring 0 */
-	gdt[__KERNEL_DS >> 3] = make_desc(0, 0xfffff, 0x92, 0xc);	/* data, ring 0 */
-	gdt[GDT_TSS >> 3] = make_desc((u32)(uintptr_t)&main_tss, sizeof(main_tss) - 1, 0x89, 0);
-	gdt[GDT_DF_TSS >> 3] = make_desc((u32)(uintptr_t)&df_tss, sizeof(df_tss) - 1, 0x89, 0);
-
-	ptr.limit = sizeof(gdt) - 1;
-	ptr.base = (u32)(uintptr_t)gdt;
+	ptr.limit = sizeof(ct->gdt) - 1;
+	ptr.base = (u32)(uintptr_t)ct->gdt;
 	__asm__ __volatile__(
 		"lgdt %0\n\t"
 		"ljmp %1, $1f\n"
@@ -77,32 +108,56 @@ void gdt_init(void)
 		"movl %2, %%eax\n\t"
 		"movl %%eax, %%ds\n\t"
 		"movl %%eax, %%es\n\t"
-		"movl %%eax, %%fs\n\t"
 		"movl %%eax, %%gs\n\t"
 		"movl %%eax, %%ss\n\t"
-		"movw %3, %%ax\n\t"
+		"movl %3, %%eax\n\t"
+		"movl %%eax, %%fs\n\t"
+		"movw %4, %%ax\n\t"
 		"ltr %%ax"
-		: : "m"(ptr), "i"(__KERNEL_CS), "i"(__KERNEL_DS), "i"(GDT_TSS)
+		: : "m"(ptr), "i"(__KERNEL_CS), "i"(__KERNEL_DS), "i"(PERCPU_SEL), "i"(GDT_TSS)
 		: "eax", "memory");
 }
 
-/* The double-fault task needs the page directory we run on. */
+void gdt_init_cpu(unsigned int cpu, void *percpu)
+{
+	fill_gdt(&cpu_tables[cpu], percpu);
+	load_gdt(&cpu_tables[cpu]);
+}
+
+/* The boot CPU's tables.  Interrupts off. */
+void gdt_init(void)
+{
+#ifdef CONFIG_SMP
+	gdt_init_cpu(0, &x86_cpus[0]);
+#else
+	gdt_init_cpu(0, NULL);
+#endif
+}
+
+/* The double-fault tasks need the page directory we run on. */
 void gdt_set_df_cr3(unsigned long cr3)
 {
-	df_tss.cr3 = cr3;
+	unsigned int i;
+
+	df_cr3 = cr3;
+	for (i = 0; i < NR_CPUS; i++)
+		cpu_tables[i].df_tss.cr3 = cr3;
 }
 
 /* Entered by a task switch when a fault happens while delivering a fault
  * (typically a stack overflow).  Reports the interrupted task's registers,
- * which the CPU saved in main_tss, and panics. */
+ * which the CPU saved in its TSS, and panics. */
 void double_fault_task(void)
 {
-	printk(KERN_EMERG "*** double fault (vector 8): the kernel stack is probably exhausted\n");
+	const struct tss *t = &cpu_tables[smp_processor_id()].tss;
+
+	printk(KERN_EMERG "*** double fault (vector 8) on CPU %u: the kernel stack is probably exhausted\n",
+	       smp_processor_id());
 	printk(KERN_EMERG "EIP: %08x  ESP: %08x  EBP: %08x  EFLAGS: %08x\n",
-	       main_tss.eip, main_tss.esp, main_tss.ebp, main_tss.eflags);
+	       t->eip, t->esp, t->ebp, t->eflags);
 	printk(KERN_EMERG "EAX: %08x  EBX: %08x  ECX: %08x  EDX: %08x\n",
-	       main_tss.eax, main_tss.ebx, main_tss.ecx, main_tss.edx);
+	       t->eax, t->ebx, t->ecx, t->edx);
 	printk(KERN_EMERG "ESI: %08x  EDI: %08x  CR2: %08lx\n",
-	       main_tss.esi, main_tss.edi, read_cr2());
+	       t->esi, t->edi, read_cr2());
 	panic("double fault");
 }

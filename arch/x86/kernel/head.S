@@ -30,6 +30,7 @@ _start:
 	movl $__bss_end, %ecx
 	subl %edi, %ecx
 	rep stosb
+	call gdt_init		/* our GDT, TSS and (SMP) per-CPU %fs, before any C */
 	movl %esi, %eax
 	xorl %ebp, %ebp		/* ends the frame chain for stack dumps */
 	pushl %ebx		/* struct multiboot_info * */

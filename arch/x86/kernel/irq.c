@@ -5,6 +5,7 @@
  * uses interrupt gates) and are told nothing but the saved frame.
  */
 #include <tiny/kernel.h>
+#include <tiny/smp.h>
 #include <arch/desc.h>
 #include <arch/io.h>
 
@@ -18,7 +19,24 @@
 #define ICW4_8086	0x01
 
 static void (*irq_handlers[NR_IRQS])(struct pt_regs *regs);
+#ifdef CONFIG_SMP
+#define irq_depth	(this_cpu()->irq_depth)	/* each CPU's own */
+
+/* Brackets an interrupt handler for in_interrupt() (the APIC's too). */
+void irq_enter(void)
+{
+	irq_depth++;
+}
+
+void irq_exit(void)
+{
+	irq_depth--;
+}
+#else
 static int irq_depth;
+#define irq_enter()	(irq_depth++)
+#define irq_exit()	(irq_depth--)
+#endif
 
 int in_interrupt(void)
 {
@@ -84,10 +102,10 @@ void do_irq(struct pt_regs *regs)
 
 	if (spurious(irq))
 		return;
-	irq_depth++;
+	irq_enter();
 	if (irq_handlers[irq])
 		irq_handlers[irq](regs);
-	irq_depth--;
+	irq_exit();
 	if (irq >= 8)
 		outb(PIC_EOI, PIC2_CMD);
 	outb(PIC_EOI, PIC1_CMD);

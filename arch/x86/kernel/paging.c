@@ -14,6 +14,8 @@
 #define PTE_PRESENT	0x001u
 #define PTE_WRITE	0x002u
 #define PDE_LARGE	0x080u	/* 4 MiB page (PSE) */
+#define PTE_PWT		0x008u	/* write-through */
+#define PTE_PCD		0x010u	/* cache disabled */
 #define CR0_WP		0x00010000UL
 #define CR0_PG		0x80000000UL
 #define CR4_PSE		0x00000010UL
@@ -63,3 +65,26 @@ void paging_init(void)
 	write_cr0(read_cr0() | CR0_PG | CR0_WP);
 	gdt_set_df_cr3((unsigned long)(uintptr_t)page_dir);
 }
+
+#ifdef CONFIG_SMP
+#include <arch/apic.h>
+
+/* Device registers (the local APIC's) must not be cached: marks the 4 MiB
+ * page holding addr cache-disabled and write-through.  Boot CPU, after
+ * paging_init(), before any other CPU runs. */
+void paging_set_uncached(unsigned long addr)
+{
+	unsigned int i = addr >> 22;
+
+	if (!i)
+		return;		/* the first 4 MiB hold only RAM and ROM */
+	page_dir[i] |= PTE_PCD | PTE_PWT;
+	__asm__ __volatile__("invlpg (%0)" : : "r"(addr) : "memory");
+}
+
+/* The page directory, for the APs' start-up code. */
+unsigned long paging_cr3(void)
+{
+	return (unsigned long)(uintptr_t)page_dir;
+}
+#endif

@@ -10,6 +10,13 @@
 #include <tiny/arch.h>
 #include <arch/desc.h>
 #include <arch/multiboot.h>
+#ifdef CONFIG_SMP
+#include <tiny/smp.h>
+#include <arch/apic.h>
+#else
+static inline void smp_reserve_trampoline(void) { }
+static inline void smp_detect(void) { }
+#endif
 
 struct boot_info boot_info;
 
@@ -160,11 +167,12 @@ static void parse_multiboot(unsigned long magic, const struct multiboot_info *mb
 
 void arch_setup(unsigned long magic, void *multiboot_info)
 {
-	gdt_init();
-	trap_init();
+	trap_init();		/* head.S ran gdt_init() already */
 	irq_init();
 	parse_multiboot(magic, multiboot_info);
+	smp_reserve_trampoline();
 	boot_reserve(0, LOW_MEMORY_END, "first MiB (BIOS, VGA)");
 	boot_reserve((uintptr_t)__kernel_start, (uintptr_t)_end, "kernel image");
 	paging_init();
+	smp_detect();
 }

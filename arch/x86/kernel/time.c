@@ -4,6 +4,10 @@
 #include <tiny/arch.h>
 #include <arch/desc.h>
 #include <arch/io.h>
+#ifdef CONFIG_SMP
+#include <tiny/smp.h>
+#include <arch/apic.h>
+#endif
 
 #define PIT_FREQ	1193182UL	/* input clock, Hz */
 #define PIT_CH0		0x40
@@ -13,11 +17,14 @@
 static void timer_interrupt(struct pt_regs *regs)
 {
 	(void)regs;
+#ifdef CONFIG_SMP
+	x86_cpus[0].ticks++;
+#endif
 	timer_tick();
 }
 
 /* Programs channel 0 to interrupt HZ times a second and installs the handler. */
-void arch_time_init(void)
+static void pit_time_init(void)
 {
 	unsigned long divisor = (PIT_FREQ + HZ / 2) / HZ;
 
@@ -28,3 +35,49 @@ void arch_time_init(void)
 	request_irq(0, timer_interrupt);
 	printk(KERN_INFO "time: 8254 PIT at %d Hz (divisor %lu)\n", HZ, divisor);
 }
+
+/* SMP: every CPU ticks from its local APIC timer, calibrated here once
+ * against the PIT; without a usable APIC, the PIT as on a uniprocessor. */
+void arch_time_init(void)
+{
+#ifdef CONFIG_SMP
+	if (apic_usable) {
+		apic_calibrate();
+		apic_timer_start();
+		printk(KERN_INFO "time: local APIC timer at %d Hz on every CPU (PIT not used)\n", HZ);
+		return;
+	}
+#endif
+	pit_time_init();
+}
+
+#ifdef CONFIG_SMP
+static const char *const cpu_state_names[] = {
+	[CPU_ABSENT] = "absent", [CPU_LISTED] = "not started", [CPU_BOOTING] = "booting",
+	[CPU_ONLINE] = "online", [CPU_FAILED] = "failed to start", [CPU_STOPPED] = "stopped",
+};
+
+void arch_show_cpus(void)
+{
+	unsigned int cpu;
+
+	printk("CPU  APIC  state            ticks     calls\n");
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		const struct x86_cpu *c = &x86_cpus[cpu];
+
+		if (c->state == CPU_ABSENT)
+			continue;
+		printk("%3u  %4u  %-15s %6lu %9lu%s\n", cpu, c->apic_id, cpu_state_names[c->state],
+		       c->ticks, c->calls, cpu == smp_processor_id() ? "  (this CPU)" : "");
+	}
+	printk("%u of %d CPUs online, tick: %s\n", num_online_cpus(), NR_CPUS,
+	       apic_usable ? "local APIC timer" : "8254 PIT");
+}
+#else
+void arch_show_cpus(void)
+{
+	printk("CPU  APIC  state            ticks\n");
+	printk("%3u  %4s  %-15s %6lu  (this CPU)\n", 0u, "-", "online", jiffies);
+	printk("uniprocessor kernel (CONFIG_SMP=n), tick: 8254 PIT\n");
+}
+#endif

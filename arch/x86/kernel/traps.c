@@ -10,6 +10,10 @@
 #include <arch/processor.h>
 #include <tiny/string.h>
 #include <tiny/arch.h>
+#include <tiny/smp.h>
+#ifdef CONFIG_SMP
+#include <arch/apic.h>
+#endif
 
 struct idt_entry {
 	u16 offset_low;
@@ -28,7 +32,35 @@ struct idt_ptr {
 #define IDT_TASK_GATE		0x85	/* present, ring 0, task gate */
 
 static struct idt_entry idt[256] __aligned(8);
+static void set_gate(int vector, u32 offset, u16 selector, u8 type);
 extern const u32 trap_stubs[FIRST_IRQ_VECTOR + NR_IRQS];
+#ifdef CONFIG_SMP
+extern const u32 apic_stubs[NR_APIC_VECTORS];
+
+static void set_apic_gates(void)
+{
+	int v;
+
+	for (v = 0; v < NR_APIC_VECTORS; v++)
+		set_gate(APIC_FIRST_VECTOR + v, apic_stubs[v], __KERNEL_CS, IDT_INTERRUPT_GATE);
+}
+
+static int apic_vector(u32 v)
+{
+	return v >= APIC_FIRST_VECTOR;
+}
+
+/* An NMI is how panic() stops the other CPUs (smp_stop_other_cpus()). */
+static void nmi_stop_check(void)
+{
+	smp_nmi_stop_check();
+}
+#else
+static void set_apic_gates(void) { }
+static int apic_vector(u32 v) { (void)v; return 0; }
+static void do_apic_interrupt(struct pt_regs *regs) { (void)regs; }
+static void nmi_stop_check(void) { }
+#endif
 
 
 static const char *const exception_names[32] = {
@@ -51,20 +83,27 @@ static void set_gate(int vector, u32 offset, u16 selector, u8 type)
 	idt[vector].offset_high = offset >> 16;
 }
 
+/* Loads the (shared) IDT on this CPU.  Interrupts off. */
+void idt_load(void)
+{
+	struct idt_ptr ptr;
+
+	ptr.limit = sizeof(idt) - 1;
+	ptr.base = (u32)(uintptr_t)idt;
+	__asm__ __volatile__("lidt %0" : : "m"(ptr));
+}
+
 /* Fills and loads the IDT.  Boot CPU, interrupts off. */
 void trap_init(void)
 {
-	struct idt_ptr ptr;
 	int v;
 
 	for (v = 0; v < FIRST_IRQ_VECTOR + NR_IRQS; v++)
 		set_gate(v, trap_stubs[v], __KERNEL_CS, IDT_INTERRUPT_GATE);
 	/* A double fault switches to a task with a fresh stack. */
 	set_gate(8, 0, GDT_DF_TSS, IDT_TASK_GATE);
-
-	ptr.limit = sizeof(idt) - 1;
-	ptr.base = (u32)(uintptr_t)idt;
-	__asm__ __volatile__("lidt %0" : : "m"(ptr));
+	set_apic_gates();
+	idt_load();
 }
 
 void show_regs(const struct pt_regs *regs)
@@ -112,22 +151,43 @@ void do_trap(struct pt_regs *regs)
 {
 	if (regs->vector >= FIRST_IRQ_VECTOR && regs->vector < FIRST_IRQ_VECTOR + NR_IRQS)
 		do_irq(regs);
-	else
+	else if (apic_vector(regs->vector))
+		do_apic_interrupt(regs);
+	else {
+		if (regs->vector == 2)
+			nmi_stop_check();
 		die(regs);
+	}
 }
 
 extern char _stext[], _etext[], boot_stack[], boot_stack_top[];
+
+void arch_stack_bounds(unsigned long *lo, unsigned long *hi)
+{
+#ifdef CONFIG_SMP
+	if (this_cpu()->stack_hi) {
+		*lo = this_cpu()->stack_lo;
+		*hi = this_cpu()->stack_hi;
+		return;
+	}
+#endif
+	*lo = (unsigned long)(uintptr_t)boot_stack;
+	*hi = (unsigned long)(uintptr_t)boot_stack_top;
+}
 
 /* Prints the top of the stack and every word on it that points into kernel
  * text (return addresses, most likely), named by kallsyms when it is built
  * in (otherwise look them up in System.map). */
 void show_stack(unsigned long esp)
 {
-	u32 *sp = (u32 *)esp, *top = (u32 *)boot_stack_top;
+	unsigned long lo, hi;
+	u32 *sp = (u32 *)esp, *top;
 	int i;
 
-	if (esp < (unsigned long)(uintptr_t)boot_stack || esp >= (unsigned long)(uintptr_t)top) {
-		printk(KERN_EMERG "Stack: %08lx is outside the boot stack\n", esp);
+	arch_stack_bounds(&lo, &hi);
+	top = (u32 *)hi;
+	if (esp < lo || esp >= hi) {
+		printk(KERN_EMERG "Stack: %08lx is outside this CPU's stack\n", esp);
 		return;
 	}
 	printk(KERN_EMERG "Stack:");

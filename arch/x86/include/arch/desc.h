@@ -6,7 +6,12 @@
 #define __KERNEL_DS	0x10
 #define GDT_TSS		0x18	/* the task we run in */
 #define GDT_DF_TSS	0x20	/* the double-fault task, with its own stack */
+#ifdef CONFIG_SMP
+#define __KERNEL_PERCPU	0x28	/* based at this CPU's struct x86_cpu; in %fs */
+#define GDT_ENTRIES	6
+#else
 #define GDT_ENTRIES	5
+#endif
 
 #define FIRST_IRQ_VECTOR	32
 #define NR_IRQS			16
@@ -26,7 +31,11 @@ struct pt_regs {
 void do_trap(struct pt_regs *regs);
 void do_irq(struct pt_regs *regs);
 void gdt_init(void);
+/* Loads CPU cpu's own GDT, TSS and double-fault task (its per-CPU segment
+ * based at percpu) on the calling CPU.  Interrupts off. */
+void gdt_init_cpu(unsigned int cpu, void *percpu);
 void trap_init(void);
+void idt_load(void);
 void irq_init(void);
 void paging_init(void);
 void serial_init(void);
@@ -41,9 +50,14 @@ struct input_ring;
 int serial_loopback(struct input_ring *r, const char *s, size_t n);
 /* Installs handler for ISA interrupt irq (0-15) and unmasks it. */
 void request_irq(unsigned int irq, void (*handler)(struct pt_regs *regs));
+/* Bracket every interrupt handler (in_interrupt() counts them). */
+void irq_enter(void);
+void irq_exit(void);
 /* Prints the registers of a frame (used by exception and panic reports). */
 void show_regs(const struct pt_regs *regs);
 void show_stack(unsigned long esp);
+/* The running CPU's kernel stack, [*lo, *hi). */
+void arch_stack_bounds(unsigned long *lo, unsigned long *hi);
 /* The double-fault task's entry point (entry is a task switch, not a call). */
 __attribute__((__noreturn__)) void double_fault_task(void);
 /* Gives the double-fault task the page directory (called by paging_init). */

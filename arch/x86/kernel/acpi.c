@@ -1,0 +1,370 @@
+/* acpi.c - finding the CPUs in the firmware's tables: the ACPI MADT, or
+ * else the Intel MP specification's configuration table.
+ *
+ * Both live in memory the firmware filled; neither is trusted.  Every
+ * table is found by its signature, its length is checked against a sane
+ * limit before it is summed, its checksum must be zero, and every entry
+ * must fit inside its table.  A malformed table is reported (what is
+ * wrong, and where) and ignored as a whole; with no usable table the
+ * kernel runs on the boot CPU alone.
+ */
+#include <tiny/kernel.h>
+#include <tiny/string.h>
+#include <tiny/smp.h>
+#include <arch/apic.h>
+
+#define EBDA_SEG_PTR	0x40e		/* BIOS data area: the EBDA's segment */
+#define BASE_MEM_KB_PTR	0x413		/* BIOS data area: base memory in KiB */
+#define BIOS_ROM_START	0xe0000UL
+#define BIOS_ROM_END	0x100000UL
+#define TABLE_MAX_LEN	0x10000U	/* longer than any table QEMU or a PC makes */
+#define LOW_LIMIT	0x1000UL	/* page 0 is unmapped (NULL) */
+
+struct acpi_rsdp {
+	char signature[8];		/* "RSD PTR " */
+	u8 checksum;			/* of the first 20 bytes */
+	char oem_id[6];
+	u8 revision;
+	u32 rsdt;
+} __packed;
+
+struct acpi_header {
+	char signature[4];
+	u32 length;			/* of the whole table, header included */
+	u8 revision;
+	u8 checksum;
+	char oem_id[6];
+	char oem_table_id[8];
+	u32 oem_revision;
+	u32 creator_id;
+	u32 creator_revision;
+} __packed;
+
+struct acpi_madt {
+	struct acpi_header h;
+	u32 lapic_addr;
+	u32 flags;
+} __packed;
+
+#define MADT_LAPIC		0
+#define MADT_LAPIC_OVERRIDE	5
+#define MADT_LAPIC_ENABLED	0x1
+#define MADT_LAPIC_ONLINE_CAP	0x2
+
+struct mp_floating {
+	char signature[4];		/* "_MP_" */
+	u32 config;			/* physical address of the configuration table */
+	u8 length;			/* in 16-byte units: 1 */
+	u8 revision;
+	u8 checksum;
+	u8 features[5];
+} __packed;
+
+struct mp_config {
+	char signature[4];		/* "PCMP" */
+	u16 length;			/* of the base table */
+	u8 revision;
+	u8 checksum;
+	char oem[8];
+	char product[12];
+	u32 oem_table;
+	u16 oem_size;
+	u16 entries;
+	u32 lapic_addr;
+	u16 ext_length;
+	u8 ext_checksum;
+	u8 reserved;
+} __packed;
+
+#define MP_PROCESSOR		0
+#define MP_PROCESSOR_LEN	20
+#define MP_OTHER_LEN		8
+#define MP_CPU_ENABLED		0x1
+#define MP_CPU_BSP		0x2
+
+static unsigned int nr_listed;
+static unsigned int nr_dropped;		/* beyond NR_CPUS */
+
+static u8 sum_bytes(const void *p, size_t len)
+{
+	const u8 *b = p;
+	u8 s = 0;
+
+	while (len--)
+		s += *b++;
+	return s;
+}
+
+/* A physical range we may read: above page 0 and below 4 GiB. */
+static int readable(unsigned long addr, unsigned long len)
+{
+	return addr >= LOW_LIMIT && len <= TABLE_MAX_LEN && addr + len > addr;
+}
+
+/* Lists a CPU by APIC id; the boot CPU (boot_apic) always becomes CPU 0. */
+static void list_cpu(unsigned int apic_id, unsigned int boot_apic, const char *src)
+{
+	unsigned int cpu, i;
+
+	for (i = 0; i < nr_listed; i++)
+		if (x86_cpus[i].apic_id == apic_id) {
+			pr_warn("smp: %s lists APIC id %u twice; ignoring the second\n", src, apic_id);
+			return;
+		}
+	if (apic_id == boot_apic) {
+		cpu = 0;
+	} else if (nr_listed + (x86_cpus[0].state == CPU_ABSENT) >= NR_CPUS) {
+		pr_warn("smp: %s lists APIC id %u beyond NR_CPUS=%d: ignored\n", src, apic_id, NR_CPUS);
+		nr_dropped++;
+		return;
+	} else {
+		cpu = nr_listed + (x86_cpus[0].state == CPU_ABSENT);
+	}
+	x86_cpus[cpu].apic_id = apic_id;
+	x86_cpus[cpu].state = CPU_LISTED;
+	nr_listed++;
+}
+
+/* Checks an ACPI table's length and checksum; 0 if usable. */
+static int acpi_table_ok(const struct acpi_header *h, unsigned long addr, size_t min)
+{
+	if (!readable(addr, sizeof(*h))) {
+		pr_err("smp: ACPI table at %#lx: address unusable\n", addr);
+		return -1;
+	}
+	if (h->length < min || !readable(addr, h->length)) {
+		pr_err("smp: ACPI %.4s at %#lx: bad length %u\n", h->signature, addr, h->length);
+		return -1;
+	}
+	if (sum_bytes(h, h->length)) {
+		pr_err("smp: ACPI %.4s at %#lx: bad checksum\n", h->signature, addr);
+		return -1;
+	}
+	return 0;
+}
+
+/* Finds signature (len bytes) on a 16-byte boundary in [start, end). */
+static unsigned long scan(unsigned long start, unsigned long end, const char *sig, size_t len)
+{
+	unsigned long p;
+
+	for (p = start; p + 16 <= end; p += 16)
+		if (!memcmp((const void *)(uintptr_t)p, sig, len))
+			return p;
+	return 0;
+}
+
+static unsigned long bda_ebda, bda_base_kb;
+
+/* Reads a word of the BIOS data area (page 0, which paging leaves unmapped). */
+static u16 read_bda_word(unsigned long addr)
+{
+	u16 v;
+
+	__asm__ __volatile__("movw (%1), %0" : "=r"(v) : "r"(addr));
+	return v;
+}
+
+void firmware_save_bda(void)
+{
+	bda_ebda = (unsigned long)read_bda_word(EBDA_SEG_PTR) << 4;
+	bda_base_kb = read_bda_word(BASE_MEM_KB_PTR);
+}
+
+static unsigned long ebda_start(void)
+{
+	unsigned long ebda = bda_ebda;
+
+	return ebda >= 0x80000 && ebda < 0xa0000 ? ebda : 0;
+}
+
+/* A valid RSDP in the EBDA's first KiB or the BIOS ROM area, or 0. */
+static const struct acpi_rsdp *find_rsdp(void)
+{
+	unsigned long ebda = ebda_start(), p = 0, from = BIOS_ROM_START;
+
+	if (ebda)
+		p = scan(ebda, ebda + 1024, "RSD PTR ", 8);
+	while (!p || sum_bytes((const void *)(uintptr_t)p, sizeof(struct acpi_rsdp))) {
+		if (p && p >= BIOS_ROM_START)
+			pr_err("smp: ACPI RSDP at %#lx: bad checksum; looking on\n", p);
+		if (p >= BIOS_ROM_START)
+			from = p + 16;
+		p = scan(from, BIOS_ROM_END, "RSD PTR ", 8);
+		if (!p)
+			return NULL;
+	}
+	return (const struct acpi_rsdp *)(uintptr_t)p;
+}
+
+static int parse_madt(const struct acpi_madt *m, unsigned int boot_apic)
+{
+	const u8 *e = (const u8 *)(m + 1), *end = (const u8 *)m + m->h.length;
+	unsigned int cpus = 0;
+
+	apic_phys_base = m->lapic_addr;
+	while (e < end) {
+		if (end - e < 2 || e[1] < 2 || e[1] > end - e) {
+			pr_err("smp: ACPI MADT: entry at offset %u runs past the table (length %u)\n",
+			       (unsigned int)(e - (const u8 *)m), end - e < 2 ? 0 : e[1]);
+			return -1;
+		}
+		if (e[0] == MADT_LAPIC && e[1] >= 8) {
+			u32 flags;
+
+			memcpy(&flags, e + 4, sizeof(flags));
+			cpus++;
+			if (flags & MADT_LAPIC_ENABLED)
+				list_cpu(e[3], boot_apic, "ACPI MADT");
+		} else if (e[0] == MADT_LAPIC_OVERRIDE && e[1] >= 12) {
+			u64 addr;
+
+			memcpy(&addr, e + 4, sizeof(addr));
+			if (addr < 0xfffff000ULL)
+				apic_phys_base = (unsigned long)addr;
+		}
+		e += e[1];
+	}
+	pr_info("smp: ACPI MADT: %u local APIC(s), %u enabled, local APIC at %#lx\n",
+		cpus, nr_listed + nr_dropped, apic_phys_base);
+	return 0;
+}
+
+/* The CPUs from the ACPI MADT; -1 if there is no usable one. */
+static int acpi_find_cpus(unsigned int boot_apic)
+{
+	const struct acpi_rsdp *rsdp = find_rsdp();
+	const struct acpi_header *rsdt;
+	unsigned int i, n;
+
+	if (!rsdp)
+		return -1;
+	rsdt = (const void *)(uintptr_t)rsdp->rsdt;
+	if (acpi_table_ok(rsdt, rsdp->rsdt, sizeof(*rsdt)) || memcmp(rsdt->signature, "RSDT", 4)) {
+		pr_err("smp: ACPI RSDP at %p: no valid RSDT at %#x\n", (const void *)rsdp, rsdp->rsdt);
+		return -1;
+	}
+	n = (rsdt->length - sizeof(*rsdt)) / 4;
+	for (i = 0; i < n; i++) {
+		u32 addr;
+		const struct acpi_header *h;
+
+		memcpy(&addr, (const u8 *)(rsdt + 1) + 4 * i, sizeof(addr));
+		h = (const void *)(uintptr_t)addr;
+		if (!readable(addr, sizeof(*h)) || memcmp(h->signature, "APIC", 4))
+			continue;
+		if (acpi_table_ok(h, addr, sizeof(struct acpi_madt)))
+			return -1;
+		return parse_madt((const void *)h, boot_apic);
+	}
+	pr_warn("smp: ACPI RSDT has no MADT\n");
+	return -1;
+}
+
+/* A valid MP floating pointer structure, or NULL. */
+static const struct mp_floating *find_mp_floating(void)
+{
+	unsigned long ebda = ebda_start();
+	unsigned long base_kb = bda_base_kb;
+	unsigned long where[3][2] = {
+		{ ebda, ebda + 1024 },
+		{ base_kb * 1024 - 1024, base_kb * 1024 },
+		{ 0xf0000, BIOS_ROM_END },
+	};
+	unsigned long p;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		if (where[i][0] < 0x80000 || where[i][1] > BIOS_ROM_END)
+			continue;
+		for (p = where[i][0]; (p = scan(p, where[i][1], "_MP_", 4)); p += 16) {
+			const struct mp_floating *f = (const void *)(uintptr_t)p;
+
+			if (f->length == 1 && !sum_bytes(f, 16))
+				return f;
+			pr_err("smp: MP floating pointer at %#lx: bad length or checksum\n", p);
+		}
+	}
+	return NULL;
+}
+
+static int parse_mp_entries(const struct mp_config *c, unsigned int boot_apic)
+{
+	const u8 *e = (const u8 *)(c + 1), *end = (const u8 *)c + c->length;
+	unsigned int i;
+
+	for (i = 0; i < c->entries; i++) {
+		size_t len = e < end && e[0] == MP_PROCESSOR ? MP_PROCESSOR_LEN : MP_OTHER_LEN;
+
+		if (e >= end || (size_t)(end - e) < len || e[0] > 4) {
+			pr_err("smp: MP table: entry %u of %u at offset %u is bad or past the end\n",
+			       i, c->entries, (unsigned int)(e - (const u8 *)c));
+			return -1;
+		}
+		if (e[0] == MP_PROCESSOR && (e[3] & MP_CPU_ENABLED))
+			list_cpu(e[1], boot_apic, "MP table");
+		e += len;
+	}
+	return 0;
+}
+
+/* The CPUs from the MP configuration table; -1 if there is no usable one. */
+static int mp_find_cpus(unsigned int boot_apic)
+{
+	const struct mp_floating *f = find_mp_floating();
+	const struct mp_config *c;
+
+	if (!f)
+		return -1;
+	if (!f->config) {
+		pr_err("smp: MP default configuration %u (no table) is not supported\n", f->features[0]);
+		return -1;
+	}
+	c = (const void *)(uintptr_t)f->config;
+	if (!readable(f->config, sizeof(*c)) || memcmp(c->signature, "PCMP", 4) ||
+	    c->length < sizeof(*c) || sum_bytes(c, c->length)) {
+		pr_err("smp: MP configuration table at %#x: bad signature, length or checksum\n",
+		       f->config);
+		return -1;
+	}
+	apic_phys_base = c->lapic_addr;
+	if (parse_mp_entries(c, boot_apic))
+		return -1;
+	pr_info("smp: MP table: %u CPU(s) enabled, local APIC at %#lx\n",
+		nr_listed + nr_dropped, apic_phys_base);
+	return 0;
+}
+
+/* Forgets what a half-parsed table listed. */
+static void unlist_all(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_CPUS; i++)
+		x86_cpus[i].state = CPU_ABSENT;
+	nr_listed = nr_dropped = 0;
+	apic_phys_base = APIC_DEFAULT_BASE;
+}
+
+unsigned int firmware_find_cpus(void)
+{
+	unsigned int boot_apic = apic_read_id();
+
+	if (acpi_find_cpus(boot_apic)) {
+		unlist_all();
+		if (mp_find_cpus(boot_apic)) {
+			unlist_all();
+			pr_warn("smp: no usable ACPI MADT or MP table: one CPU\n");
+			return 0;
+		}
+	}
+	if (x86_cpus[0].state != CPU_LISTED) {
+		pr_err("smp: the firmware tables do not list the boot CPU (APIC id %u): one CPU\n",
+		       boot_apic);
+		unlist_all();
+		return 0;
+	}
+	if (apic_phys_base != APIC_DEFAULT_BASE)
+		pr_info("smp: local APIC at a non-default address %#lx\n", apic_phys_base);
+	return nr_listed;
+}

@@ -1,0 +1,243 @@
+/* smpboot.c - starting the application processors.
+ *
+ * smp_detect() (boot CPU, early) lists the CPUs the firmware tables name
+ * and enables the boot CPU's local APIC.  smp_boot_cpus() (once the page
+ * allocator and the tick run) starts each AP in turn, as the Intel MP
+ * specification prescribes: INIT (asserted, then deasserted), 10 ms, a
+ * start-up IPI whose vector is the trampoline's page number, 200 us, a
+ * second start-up IPI, 200 us.  The AP runs trampoline.S, then
+ * ap_start_kernel() here on a stack of its own: it loads its own GDT,
+ * TSS and double-fault task (gdt.c) with its per-CPU area, the shared
+ * IDT, enables its local APIC and timer, says it is online and idles
+ * (smp.c) taking calls.  An AP that does not say so within
+ * AP_TIMEOUT_MS is reported, sent INIT again (so that it cannot wake up
+ * later on a stale stack) and left out.
+ */
+#include <tiny/kernel.h>
+#include <tiny/boot.h>
+#include <tiny/cmdline.h>
+#include <tiny/mm.h>
+#include <tiny/smp.h>
+#include <tiny/string.h>
+#include <tiny/timer.h>
+#include <arch/apic.h>
+#include <arch/desc.h>
+#include <arch/processor.h>
+
+#define AP_STACK_ORDER	2		/* 16 KiB, as the boot stack */
+#define AP_TIMEOUT_MS	2000		/* multi-threaded TCG on a busy host is slow */
+#define LOW_RAM_END	0xa0000UL	/* the trampoline must sit below it */
+#define CPUID_APIC	(1u << 9)
+
+struct x86_cpu x86_cpus[NR_CPUS] = { [0] = { .self = &x86_cpus[0] } };
+unsigned int nr_online_cpus = 1;
+
+/* What ap_entry32 (trampoline.S) loads for the AP being started. */
+unsigned long ap_boot_cr0, ap_boot_cr3, ap_boot_cr4, ap_boot_stack;
+static volatile unsigned int ap_boot_cpu;
+static unsigned long trampoline_page;	/* physical, below 1 MiB; 0 if none */
+static unsigned int max_cpus = NR_CPUS;
+static unsigned int skip_sipi_cpu;	/* test aid: this CPU gets no start-up IPI */
+static unsigned int nr_listed_cpus = 1;
+
+extern const char trampoline_start[], trampoline_end[];
+extern char boot_stack[], boot_stack_top[];
+
+static int maxcpus_setup(const char *val)
+{
+	unsigned long n;
+	int r = parse_ulong(val, 1, NR_CPUS, &n);
+
+	if (r)
+		return r;
+	max_cpus = (unsigned int)n;
+	return 0;
+}
+kernel_param("maxcpus", maxcpus_setup, "=N: start at most N CPUs (the boot CPU included)");
+
+static int skip_sipi_setup(const char *val)
+{
+	unsigned long n;
+	int r = parse_ulong(val, 1, NR_CPUS - 1, &n);
+
+	if (r)
+		return r;
+	skip_sipi_cpu = (unsigned int)n;
+	return 0;
+}
+kernel_param("smp_skip_sipi", skip_sipi_setup,
+	     "=CPU: send that CPU no start-up IPI (to see one that does not answer)");
+
+static int page_is_free_low_ram(unsigned long p)
+{
+	int i, in_ram = 0;
+
+	for (i = 0; i < boot_info.nr_ram; i++)
+		if (p >= boot_info.ram[i].start && p + PAGE_SIZE <= boot_info.ram[i].end)
+			in_ram = 1;
+	for (i = 0; i < boot_info.nr_reserved; i++)
+		if (p < boot_info.reserved[i].end && p + PAGE_SIZE > boot_info.reserved[i].start)
+			return 0;
+	return in_ram;
+}
+
+void smp_reserve_trampoline(void)
+{
+	unsigned long p;
+
+	firmware_save_bda();
+	for (p = LOW_RAM_END - PAGE_SIZE; p >= PAGE_SIZE; p -= PAGE_SIZE)
+		if (page_is_free_low_ram(p)) {
+			trampoline_page = p;
+			boot_reserve(p, p + PAGE_SIZE, "SMP trampoline");
+			return;
+		}
+	pr_warn("smp: no free page of low RAM for the AP trampoline: one CPU\n");
+}
+
+void smp_detect(void)
+{
+	struct x86_cpu *c = &x86_cpus[0];
+	u32 a, b, cx, d;
+
+	c->stack_lo = (unsigned long)(uintptr_t)boot_stack;
+	c->stack_hi = (unsigned long)(uintptr_t)boot_stack_top;
+	cpuid(1, &a, &b, &cx, &d);
+	c->apic_id = b >> 24;
+	if (!(d & CPUID_APIC)) {
+		pr_warn("smp: this CPU has no local APIC: one CPU, PIT tick\n");
+		c->state = CPU_ONLINE;
+		return;
+	}
+	nr_listed_cpus = firmware_find_cpus();
+	if (!nr_listed_cpus) {
+		nr_listed_cpus = 1;
+		c->apic_id = b >> 24;
+	}
+	c->state = CPU_ONLINE;
+	paging_set_uncached(apic_phys_base);
+	apic_enable_this_cpu(1);
+	apic_usable = 1;
+	if (apic_read_id() != c->apic_id)
+		pr_warn("smp: boot CPU's APIC id is %u, CPUID said %u\n", apic_read_id(), c->apic_id);
+}
+
+/* Called by ap_entry32 on the AP's own stack, interrupts off. */
+void ap_start_kernel(void)
+{
+	struct x86_cpu *c = &x86_cpus[ap_boot_cpu];
+
+	gdt_init_cpu(c->cpu, c);
+	idt_load();
+	apic_enable_this_cpu(0);
+	apic_timer_start();
+	c->online_tsc = rdtsc();
+	__atomic_add_fetch(&nr_online_cpus, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&c->state, CPU_ONLINE, __ATOMIC_RELEASE);
+	smp_idle_loop();
+}
+
+unsigned int smp_expected_cpus(void)
+{
+	return nr_listed_cpus < max_cpus ? nr_listed_cpus : max_cpus;
+}
+
+/* Sends INIT, then two start-up IPIs (MP specification, appendix B.4). */
+static int send_init_sipi_sipi(unsigned int cpu, unsigned int apic_id)
+{
+	u32 vector = trampoline_page >> 12;
+	int i, err;
+
+	apic_write(APIC_ESR, 0);
+	err = apic_send_ipi(apic_id, ICR_INIT | ICR_LEVEL | ICR_ASSERT);
+	mdelay(10);
+	err |= apic_send_ipi(apic_id, ICR_INIT | ICR_LEVEL);
+	if (cpu == skip_sipi_cpu) {
+		pr_info("smp: smp_skip_sipi=%u: no start-up IPI for CPU %u\n", cpu, cpu);
+		return err;
+	}
+	for (i = 0; i < 2 && !err; i++) {
+		err |= apic_send_ipi(apic_id, ICR_STARTUP | vector);
+		udelay(200);
+	}
+	return err;
+}
+
+/* Waits for the AP to come online, at most AP_TIMEOUT_MS; 0 if it did. */
+static int wait_online(struct x86_cpu *c)
+{
+	u64 end = rdtsc() + (u64)tsc_khz * AP_TIMEOUT_MS;
+
+	while (__atomic_load_n(&c->state, __ATOMIC_ACQUIRE) != CPU_ONLINE) {
+		if (rdtsc() > end)
+			return -1;
+		cpu_relax();
+	}
+	return 0;
+}
+
+static void boot_one_cpu(unsigned int cpu)
+{
+	struct x86_cpu *c = &x86_cpus[cpu];
+	unsigned long stack = __get_free_pages(GFP_KERNEL, AP_STACK_ORDER);
+
+	if (!stack) {
+		pr_err("smp: no memory for CPU %u's stack: left out\n", cpu);
+		c->state = CPU_FAILED;
+		return;
+	}
+	c->self = c;
+	c->cpu = cpu;
+	c->stack_lo = stack;
+	c->stack_hi = stack + (PAGE_SIZE << AP_STACK_ORDER);
+	ap_boot_stack = c->stack_hi;
+	ap_boot_cpu = cpu;
+	c->state = CPU_BOOTING;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (send_init_sipi_sipi(cpu, c->apic_id))
+		pr_err("smp: CPU %u (APIC id %u): the APIC did not accept the IPIs (ESR %#x)\n",
+		       cpu, c->apic_id, apic_read(APIC_ESR));
+	if (wait_online(c)) {
+		pr_err("smp: CPU %u (APIC id %u) did not answer in %d ms: left out\n",
+		       cpu, c->apic_id, AP_TIMEOUT_MS);
+		apic_send_ipi(c->apic_id, ICR_INIT | ICR_LEVEL | ICR_ASSERT);	/* park it */
+		c->state = CPU_FAILED;
+		return;		/* its stack stays allocated: it may have run on it */
+	}
+	pr_info("smp: CPU %u (APIC id %u) online\n", cpu, c->apic_id);
+}
+
+static unsigned long tsc_to_us(u64 cycles)
+{
+	return tsc_khz ? (unsigned long)(cycles * 1000 / tsc_khz) : 0;
+}
+
+void smp_boot_cpus(void)
+{
+	unsigned int cpu;
+	u64 t0;
+
+	pr_info("smp: %u CPU(s) listed by the firmware, boot CPU APIC id %u, NR_CPUS=%d\n",
+		nr_listed_cpus, x86_cpus[0].apic_id, NR_CPUS);
+	if (!apic_usable || nr_listed_cpus == 1 || !trampoline_page)
+		return;
+	memcpy((void *)(uintptr_t)trampoline_page, trampoline_start,
+	       (size_t)(trampoline_end - trampoline_start));
+	ap_boot_cr0 = read_cr0();
+	ap_boot_cr3 = read_cr3();
+	ap_boot_cr4 = read_cr4();
+	t0 = rdtsc();
+	for (cpu = 1; cpu < NR_CPUS; cpu++) {
+		if (x86_cpus[cpu].state != CPU_LISTED)
+			continue;
+		if (num_online_cpus() >= max_cpus) {
+			pr_info("smp: CPU %u (APIC id %u) left out: maxcpus=%u\n",
+				cpu, x86_cpus[cpu].apic_id, max_cpus);
+			continue;
+		}
+		boot_one_cpu(cpu);
+	}
+	pr_info("smp: %u of %u CPUs online; starting the APs took %lu us, "
+		"all online %lu ms after the machine's reset (both by the TSC)\n",
+		num_online_cpus(), nr_listed_cpus, tsc_to_us(rdtsc() - t0), tsc_to_us(rdtsc()) / 1000);
+}

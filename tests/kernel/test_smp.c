@@ -1,0 +1,251 @@
+/* test_smp.c - self-tests of the x86 SMP primitives (suite smp_arch).
+ *
+ * Checks what the bring-up promises: every CPU the firmware listed is
+ * online with its own identity, smp_call_function() and on_each_cpu()
+ * reach every CPU in interrupt context with interrupts off,
+ * smp_run_on_all_cpus() runs its function on all CPUs at the same time in
+ * process context, every CPU's local timer ticks, and the ticket lock
+ * keeps a shared counter exact under contention.  Waits are bounded (by
+ * the TSC): a broken primitive fails the case instead of hanging it.
+ * Built with CONFIG_SMP only; on one CPU the cases still run, trivially.
+ */
+#include <tiny/kernel.h>
+#include <tiny/irqflags.h>
+#include <tiny/ktest.h>
+#include <tiny/smp.h>
+#include <tiny/spinlock.h>
+#include <tiny/timer.h>
+#include <arch/apic.h>
+#include <arch/processor.h>
+
+#define RENDEZVOUS_MS	3000
+#define TORTURE_LOOPS	1000
+
+static unsigned int load(const unsigned int *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static void inc(unsigned int *p)
+{
+	__atomic_add_fetch(p, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Spins until *p >= n or ms pass; returns 1 if it got there. */
+static int wait_for_count(const unsigned int *p, unsigned int n, unsigned long ms)
+{
+	u64 end = rdtsc() + (u64)tsc_khz * ms;
+
+	while (load(p) < n)
+		if (rdtsc() > end)
+			return 0;
+		else
+			cpu_relax();
+	return 1;
+}
+
+static unsigned int online_mask(void)
+{
+	unsigned int cpu, mask = 0;
+
+	for_each_online_cpu(cpu)
+		mask |= 1u << cpu;
+	return mask;
+}
+
+static void all_listed_cpus_online(struct ktest *t)
+{
+	unsigned int cpu, i, n = 0;
+
+	ktest_info(t, "%u CPU(s) online, %u expected from the firmware tables and maxcpus=",
+		   num_online_cpus(), smp_expected_cpus());
+	KTEST_EXPECT_EQ(t, num_online_cpus(), smp_expected_cpus());
+	KTEST_EXPECT_TRUE(t, cpu_online(0));
+	KTEST_EXPECT_EQ(t, smp_processor_id(), 0u);
+	for_each_online_cpu(cpu) {
+		n++;
+		KTEST_EXPECT_EQ(t, x86_cpus[cpu].cpu, cpu);
+		KTEST_EXPECT_PTR_EQ(t, x86_cpus[cpu].self, &x86_cpus[cpu]);
+		for (i = 0; i < cpu; i++)
+			if (cpu_online(i))
+				KTEST_EXPECT_NE(t, x86_cpus[i].apic_id, x86_cpus[cpu].apic_id);
+	}
+	KTEST_EXPECT_EQ(t, n, num_online_cpus());
+}
+
+struct call_record {
+	unsigned int mask;		/* CPUs that ran the function (atomic or) */
+	unsigned int bad_context;	/* runs with interrupts on or outside an interrupt */
+	unsigned int bad_id;		/* runs where this_cpu() disagreed with the APIC */
+};
+
+static void record_call(void *arg)
+{
+	struct call_record *r = arg;
+	unsigned int me = smp_processor_id();
+
+	__atomic_or_fetch(&r->mask, 1u << me, __ATOMIC_SEQ_CST);
+	if (!irqs_disabled() || (me != 0 && !in_interrupt()))
+		inc(&r->bad_context);
+	if (apic_read_id() != x86_cpus[me].apic_id)
+		inc(&r->bad_id);
+}
+
+static void call_function_reaches_others(struct ktest *t)
+{
+	struct call_record r = { 0, 0, 0 };
+
+	KTEST_ASSERT_FALSE(t, irqs_disabled());
+	KTEST_EXPECT_EQ(t, smp_call_function(record_call, &r, 1), 0);
+	KTEST_EXPECT_EQ(t, r.mask, online_mask() & ~1u);
+	KTEST_EXPECT_EQ(t, r.bad_context, 0u);
+	KTEST_EXPECT_EQ(t, r.bad_id, 0u);
+}
+
+/* Without wait the call returns once every CPU took it; each then runs it. */
+static void call_function_nowait_gets_there(struct ktest *t)
+{
+	static struct call_record r;	/* outlives the call */
+	unsigned int want = online_mask() & ~1u;
+	u64 end;
+
+	r.mask = r.bad_context = r.bad_id = 0;
+	KTEST_EXPECT_EQ(t, smp_call_function(record_call, &r, 0), 0);
+	end = rdtsc() + (u64)tsc_khz * RENDEZVOUS_MS;
+	while (load(&r.mask) != want && rdtsc() < end)
+		cpu_relax();
+	KTEST_EXPECT_EQ(t, load(&r.mask), want);
+	KTEST_EXPECT_EQ(t, load(&r.bad_context), 0u);
+}
+
+static void on_each_cpu_includes_this_one(struct ktest *t)
+{
+	struct call_record r = { 0, 0, 0 };
+
+	on_each_cpu(record_call, &r, 1);
+	KTEST_EXPECT_EQ(t, r.mask, online_mask());
+	KTEST_EXPECT_EQ(t, r.bad_context, 0u);
+	KTEST_EXPECT_FALSE(t, irqs_disabled());
+}
+
+struct rendezvous {
+	unsigned int arrived;
+	unsigned int met;		/* CPUs that saw everyone arrive in time */
+	unsigned int bad_context;	/* runs with interrupts off or in an interrupt */
+	unsigned int mask;
+};
+
+/* Each CPU arrives and waits for all the others: only CPUs running at the
+ * same time can all get through. */
+static void meet_everyone(void *arg)
+{
+	struct rendezvous *r = arg;
+
+	if (irqs_disabled() || in_interrupt())
+		inc(&r->bad_context);
+	__atomic_or_fetch(&r->mask, 1u << smp_processor_id(), __ATOMIC_SEQ_CST);
+	inc(&r->arrived);
+	if (wait_for_count(&r->arrived, num_online_cpus(), RENDEZVOUS_MS))
+		inc(&r->met);
+}
+
+static void run_on_all_cpus_is_concurrent(struct ktest *t)
+{
+	struct rendezvous r = { 0, 0, 0, 0 };
+
+	KTEST_EXPECT_EQ(t, smp_run_on_all_cpus(meet_everyone, &r), num_online_cpus());
+	KTEST_EXPECT_EQ(t, r.mask, online_mask());
+	KTEST_EXPECT_EQ(t, r.met, num_online_cpus());
+	KTEST_EXPECT_EQ(t, r.bad_context, 0u);
+}
+
+static void every_cpu_ticks(struct ktest *t)
+{
+	unsigned long before[NR_CPUS];
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		before[cpu] = x86_cpus[cpu].ticks;
+	ktest_wait_ticks(10);
+	for_each_online_cpu(cpu) {
+		unsigned long d = x86_cpus[cpu].ticks - before[cpu];
+
+		if (d < 2)	/* a busy host may starve a virtual CPU for a while */
+			ktest_info(t, "CPU %u ticked %lu times in 10 jiffies", cpu, d);
+		KTEST_EXPECT_GE(t, d, 1ul);
+	}
+}
+
+static struct {
+	arch_spinlock_t lock;
+	volatile unsigned long count;
+	unsigned int loops;
+	unsigned int arrived;		/* a start line, so that all CPUs overlap */
+} torture = { __ARCH_SPIN_LOCK_UNLOCKED, 0, 0, 0 };
+
+/* Read, dawdle, write: without mutual exclusion other CPUs' increments
+ * between the two are lost. */
+static void torture_lock(void *arg)
+{
+	unsigned int i;
+	volatile unsigned int j;
+
+	(void)arg;
+	inc(&torture.arrived);
+	wait_for_count(&torture.arrived, num_online_cpus(), RENDEZVOUS_MS);
+	for (i = 0; i < torture.loops; i++) {
+		unsigned long v;
+
+		arch_spin_lock(&torture.lock);
+		v = torture.count;
+		for (j = 0; j < 500; j++)
+			;
+		torture.count = v + 1;
+		arch_spin_unlock(&torture.lock);
+	}
+}
+
+static void ticket_lock_keeps_count_exact(struct ktest *t)
+{
+	unsigned int n;
+
+	torture.count = 0;
+	torture.arrived = 0;
+	torture.loops = TORTURE_LOOPS;
+	n = smp_run_on_all_cpus(torture_lock, NULL);
+	ktest_info(t, "%u CPUs x %u increments: %lu", n, TORTURE_LOOPS, torture.count);
+	KTEST_EXPECT_EQ(t, torture.count, (unsigned long)n * TORTURE_LOOPS);
+	KTEST_EXPECT_FALSE(t, arch_spin_is_locked(&torture.lock));
+}
+
+static void ticket_lock_trylock(struct ktest *t)
+{
+	arch_spinlock_t l = __ARCH_SPIN_LOCK_UNLOCKED;
+
+	KTEST_EXPECT_FALSE(t, arch_spin_is_locked(&l));
+	KTEST_EXPECT_TRUE(t, arch_spin_trylock(&l));
+	KTEST_EXPECT_TRUE(t, arch_spin_is_locked(&l));
+	KTEST_EXPECT_FALSE(t, arch_spin_trylock(&l));
+	arch_spin_unlock(&l);
+	KTEST_EXPECT_FALSE(t, arch_spin_is_locked(&l));
+	arch_spin_lock(&l);
+	KTEST_EXPECT_TRUE(t, arch_spin_is_locked(&l));
+	arch_spin_unlock(&l);
+	KTEST_EXPECT_TRUE(t, arch_spin_trylock(&l));
+	arch_spin_unlock(&l);
+}
+
+static const struct ktest_case smp_arch_cases[] = {
+	KTEST_CASE(all_listed_cpus_online),
+	KTEST_CASE(call_function_reaches_others),
+	KTEST_CASE(call_function_nowait_gets_there),
+	KTEST_CASE(on_each_cpu_includes_this_one),
+	KTEST_CASE(run_on_all_cpus_is_concurrent),
+	KTEST_CASE(every_cpu_ticks),
+	KTEST_CASE(ticket_lock_trylock),
+	KTEST_CASE(ticket_lock_keeps_count_exact),
+	{}
+};
+
+static const struct ktest_suite smp_arch_suite = { .name = "smp_arch", .cases = smp_arch_cases };
+KTEST_SUITE(smp_arch_suite);
