@@ -13,6 +13,7 @@
 
 #include <tiny/types.h>
 #include <tiny/smp.h>
+#include <tiny/printk.h>
 
 struct kmem_stress_result {
 	unsigned int ncpus;			/* CPUs that ran it */
@@ -28,6 +29,7 @@ struct kmem_stress_result {
  * or more than num_online_cpus(), or a run is in progress already.
  * Process context, interrupts enabled; on the host, CPU 0.
  */
+#ifdef CONFIG_SMP
 int kmem_stress_run(unsigned int ncpus, unsigned long ops_per_cpu,
 		    struct kmem_stress_result *res);
 
@@ -39,5 +41,23 @@ int kmem_stress_run(unsigned int ncpus, unsigned long ops_per_cpu,
  * run failed (reported).  Process context.
  */
 int kmem_stress_report(unsigned long ops_per_cpu);
+#else
+/* A uniprocessor kernel has nothing to scale: the code is left out. */
+static inline int kmem_stress_run(unsigned int ncpus, unsigned long ops_per_cpu,
+				  struct kmem_stress_result *res)
+{
+	(void)ncpus;
+	(void)ops_per_cpu;
+	(void)res;
+	return -1;
+}
+
+static inline int kmem_stress_report(unsigned long ops_per_cpu)
+{
+	(void)ops_per_cpu;
+	printk("smpbench: this kernel is uniprocessor (CONFIG_SMP=n)\n");
+	return -1;
+}
+#endif
 
 #endif /* TINY_KMEM_STRESS_H */
