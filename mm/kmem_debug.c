@@ -46,7 +46,8 @@
 #define KDBG_MAGIC		0x6b646267UL
 #define QUARANTINE_OBJECTS	256
 #define QUARANTINE_BYTES	(256UL << 10)
-#define REGISTRY_BITS		12
+#define REGISTRY_BITS		14
+#define MAX_DEBUG_CACHES	128		/* later caches are not debugged */
 #define CACHE_BUCKETS		64
 #define LEAK_GROUPS		64
 
@@ -93,6 +94,11 @@ static unsigned long nr_tracked, nr_caches, header_damage;
 static struct kdbg_obj *q_head, *q_tail;
 static unsigned long q_count, q_bytes;
 static int leaks_at_boot;
+/* Descriptors of debugged caches: a static pool, so that they take no
+ * memory the allocator would count as handed out (bytes_used). */
+static struct kdbg_cache cache_pool[MAX_DEBUG_CACHES];
+static struct kdbg_cache *pool_free;
+static unsigned int pool_used;
 
 /* ---- registry and cache table (kdbg_lock held) --------------------------- */
 
@@ -170,6 +176,24 @@ static struct kdbg_cache *cache_find(const struct kmem_cache *c)
 		;
 	spin_unlock_irqrestore(&kdbg_lock, save);
 	return dc;
+}
+
+/* A free descriptor from the pool, or NULL.  kdbg_lock held. */
+static struct kdbg_cache *desc_get(void)
+{
+	struct kdbg_cache *dc = pool_free;
+
+	if (dc)
+		pool_free = dc->next;
+	else if (pool_used < MAX_DEBUG_CACHES)
+		dc = &cache_pool[pool_used++];
+	return dc;
+}
+
+static void desc_put(struct kdbg_cache *dc)
+{
+	dc->next = pool_free;
+	pool_free = dc;
 }
 
 /* ---- settings ---------------------------------------------------------------- */
@@ -383,18 +407,6 @@ static void *raw_alloc(struct kdbg_cache *dc, size_t size, gfp_t gfp)
 	return dc ? raw_kmem_cache_alloc(dc->raw, gfp) : raw_kmalloc(size, gfp);
 }
 
-/* A raw block; on failure, once more after emptying the quarantine. */
-static void *raw_alloc_retry(struct kdbg_cache *dc, size_t size, gfp_t gfp)
-{
-	void *raw = raw_alloc(dc, size, gfp);
-
-	if (!raw && q_count) {
-		kmem_debug_flush();
-		raw = raw_alloc(dc, size, gfp);
-	}
-	return raw;
-}
-
 static void raw_release(struct kdbg_obj *o)
 {
 	if (o->cache)
@@ -590,7 +602,7 @@ void *kmalloc(size_t size, gfp_t gfp)
 		return raw_kmalloc(size, gfp);
 	if (size > (size_t)-1 / 2)
 		return NULL;
-	raw = raw_alloc_retry(NULL, KM_OFF + size + RZ_BYTES, gfp & ~__GFP_ZERO);
+	raw = raw_alloc(NULL, KM_OFF + size + RZ_BYTES, gfp & ~__GFP_ZERO);
 	if (!raw)
 		return NULL;
 	return obj_setup(raw, NULL, KM_OFF, size, raw_ksize(raw) - KM_OFF, flags, gfp,
@@ -645,20 +657,23 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 	    a > (size_t)-1 / 4)
 		return raw_kmem_cache_create(name, size, align, flags, ctor, dtor);
 	off = ALIGN(sizeof(struct kdbg_obj) + RZ_BYTES, a);
-	dc = raw_kmalloc(sizeof(*dc), GFP_KERNEL);
+	spin_lock_irqsave(&kdbg_lock, save);
+	dc = desc_get();
+	spin_unlock_irqrestore(&kdbg_lock, save);
 	if (!dc) {
-		if (flags & SLAB_PANIC)
-			panic("kmem_cache_create: cannot create cache %s", name);
-		return NULL;
+		pr_warn("kmem_debug: more than %d debugged caches: %s is not debugged\n",
+			MAX_DEBUG_CACHES, name);
+		return raw_kmem_cache_create(name, size, align, flags, ctor, dtor);
 	}
 	raw = raw_kmem_cache_create(name, off + size + RZ_BYTES, align, flags, NULL, NULL);
+	spin_lock_irqsave(&kdbg_lock, save);
 	if (!raw) {
-		raw_kfree(dc);
+		desc_put(dc);
+		spin_unlock_irqrestore(&kdbg_lock, save);
 		return NULL;
 	}
 	*dc = (struct kdbg_cache){ .raw = raw, .name = raw_kmem_cache_name(raw), .size = size,
 				   .off = off, .ctor = ctor, .dtor = dtor, .flags = dflags };
-	spin_lock_irqsave(&kdbg_lock, save);
 	dc->next = caches[cache_hash(raw)];
 	caches[cache_hash(raw)] = dc;
 	nr_caches++;
@@ -678,7 +693,7 @@ void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
 		       dc->name);
 		return NULL;
 	}
-	raw = raw_alloc_retry(dc, 0, gfp & ~__GFP_ZERO);
+	raw = raw_alloc(dc, 0, gfp & ~__GFP_ZERO);
 	if (!raw)
 		return NULL;
 	obj = obj_setup(raw, dc, dc->off, dc->size, dc->size + RZ_BYTES, dc->flags, gfp,
@@ -735,7 +750,9 @@ int kmem_cache_destroy(struct kmem_cache *c)
 		spin_unlock_irqrestore(&kdbg_lock, save);
 		return -1;
 	}
-	raw_kfree(dc);
+	spin_lock_irqsave(&kdbg_lock, save);
+	desc_put(dc);
+	spin_unlock_irqrestore(&kdbg_lock, save);
 	return 0;
 }
 
@@ -755,6 +772,13 @@ int kmem_cache_shrink(struct kmem_cache *c)
 {
 	kmem_debug_flush();
 	return raw_kmem_cache_shrink(c);
+}
+
+/* Quarantined objects are no caller's: the figures count live ones. */
+void kmem_get_stats(struct kmem_stats *st)
+{
+	kmem_debug_flush();
+	raw_kmem_get_stats(st);
 }
 
 unsigned long kmem_reclaim(void)

@@ -25,6 +25,7 @@
 #define kmem_cache_name		raw_kmem_cache_name
 #define kmem_cache_shrink	raw_kmem_cache_shrink
 #define kmem_reclaim		raw_kmem_reclaim
+#define kmem_get_stats		raw_kmem_get_stats
 #endif
 
 /* The allocator's own functions, with the contracts of <tiny/slab.h>. */
@@ -41,6 +42,7 @@ void *raw_kmalloc(size_t size, gfp_t flags);
 void raw_kfree(const void *obj);
 size_t raw_ksize(const void *obj);
 unsigned long raw_kmem_reclaim(void);
+void raw_kmem_get_stats(struct kmem_stats *stats);
 #endif
 
 #endif /* MM_KMEM_RAW_H */
