@@ -6,6 +6,7 @@
 #include <tiny/console.h>
 #include <tiny/init.h>
 #include <tiny/irqflags.h>
+#include <tiny/kmem_debug.h>
 #include <tiny/ktest.h>
 #include <tiny/mm.h>
 #include <tiny/replay.h>
@@ -164,6 +165,7 @@ void start_kernel(unsigned long magic, void *multiboot_info)
 	show_buddyinfo();
 
 	failed = run_boot_actions();
+	kmem_debug_boot_done();
 	if (exit_when_done && !console_requested)
 		arch_exit(failed ? EXIT_FAIL : EXIT_PASS);
 	console_run();

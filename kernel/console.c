@@ -12,6 +12,7 @@
 #include <tiny/arch.h>
 #include <tiny/console.h>
 #include <tiny/fault_inject.h>
+#include <tiny/kmem_debug.h>
 #include <tiny/cmdline.h>
 #include <tiny/ktest.h>
 #include <tiny/kmem_stress.h>
@@ -144,7 +145,7 @@ static int cmd_shrink(int argc, char **argv)
 
 static int cmd_validate(int argc, char **argv)
 {
-	int errors = page_alloc_validate() + kmem_validate();
+	int errors = page_alloc_validate() + kmem_validate() + kmem_check();
 
 	printk("validate: %d inconsistencies found\n", errors);
 	return errors ? -1 : 0;
@@ -245,6 +246,12 @@ static const struct command commands[] = {
 	  fault_inject_command },
 #endif
 	{ "cpus", "", 0, 0, "each CPU: number, APIC id, state, timer ticks", cmd_cpus },
+#ifdef CONFIG_DEBUG_KMEM
+	{ "kmem_check", "", 0, 0, "check every debugged object's red zones and poison", kmem_check_command },
+	{ "kmem_leaks", "", 0, 0, "list the live debugged objects by allocating site", kmem_leaks_command },
+	{ "kmem_debug", "[letters,cache...]", 0, 1, "show or set heap debugging (ZPUT or -)",
+	  kmem_debug_command },
+#endif
 	{ "halt", "", 0, 0, "stop the machine (ends the QEMU run)", cmd_halt },
 	{ NULL, NULL, 0, 0, NULL, NULL },
 };

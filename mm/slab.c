@@ -44,6 +44,7 @@
 #include <tiny/string.h>
 #include <tiny/timer.h>
 #include "slab.h"
+#include "kmem_raw.h"
 
 const char kmem_allocator_name[] = "SLAB";
 

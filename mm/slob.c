@@ -45,6 +45,7 @@
 #include <tiny/string.h>
 #include <tiny/timer.h>
 #include "slob.h"
+#include "kmem_raw.h"
 
 const char kmem_allocator_name[] = "SLOB";
 

@@ -1,0 +1,971 @@
+/* kmem_debug.c - heap debugging (CONFIG_DEBUG_KMEM), one layer for both
+ * allocators: it implements the public API of <tiny/slab.h> on top of the
+ * allocator's raw_* entry points (mm/kmem_raw.h renames them).
+ *
+ * An object debugged (kmem_debug= letters, <tiny/kmem_debug.h>) lives in
+ * a larger block of the allocator:
+ *
+ *   [struct kdbg_obj][left red zone][object][right red zone ... block end]
+ *
+ * The header is aligned as the cache asked (the object offset is a
+ * multiple of the alignment), the right red zone runs to the end of what
+ * the allocator gave (raw ksize: a size class's or a bigblock's slack
+ * too).  Every debugged object is in a registry (a hash of headers by the
+ * caller's pointer): a pointer is trusted only when the registry has it,
+ * so a bad pointer never makes the layer read a header; pointers the
+ * registry does not know go to the allocator, whose own checks report
+ * them.  Freed objects with P are poisoned and wait in a FIFO quarantine
+ * (bounded by count and bytes) before the allocator gets them back; their
+ * poison and red zones are checked when they leave.  A debugged cache with
+ * a constructor gets it run by the layer on every allocation and its
+ * destructor on every free (SLOB's contract, for SLAB too), so the whole
+ * object may be poisoned in between.  Reports name the object, its cache,
+ * the bad bytes and the owners (%pS), and repair what they report, so a
+ * damage is reported once.  Lock: kdbg_lock (irqsave) guards the registry,
+ * the cache table and the quarantine; the allocator is never called under it.
+ */
+#include <tiny/kernel.h>
+#include <tiny/cmdline.h>
+#include <tiny/kmem_debug.h>
+#include <tiny/ktest.h>
+#include <tiny/spinlock.h>
+#include <tiny/string.h>
+#include <tiny/timer.h>
+#define KMEM_DEBUG_LAYER	/* the raw_* prototypes, no renaming */
+#include "kmem_raw.h"
+
+/* Letters in force before any setting (the host benchmarks preset them). */
+#ifndef KMEM_DEBUG_INITIAL
+#define KMEM_DEBUG_INITIAL	0
+#endif
+
+#define KDBG_ALL		(KMEM_DEBUG_REDZONE | KMEM_DEBUG_POISON | KMEM_DEBUG_USER)
+#define RZ_BYTES		16		/* least red zone on each side */
+#define RZ_BYTE			0xcc
+#define POISON_BYTE		0x6b
+#define KDBG_MAGIC		0x6b646267UL
+#define QUARANTINE_OBJECTS	256
+#define QUARANTINE_BYTES	(256UL << 10)
+#define REGISTRY_BITS		14
+#define MAX_DEBUG_CACHES	128		/* later caches are not debugged */
+#define CACHE_BUCKETS		64
+#define LEAK_GROUPS		64
+
+enum { OBJ_LIVE = 1, OBJ_FREED };
+
+/* A debugged cache; the public handle stays the allocator's cache. */
+struct kdbg_cache {
+	struct kdbg_cache *next;	/* in its caches[] bucket */
+	struct kmem_cache *raw;
+	const char *name;
+	size_t size;			/* the object size asked for */
+	size_t off;			/* object offset in the raw object */
+	kmem_cache_ctor_t ctor, dtor;
+	unsigned int flags;		/* KMEM_DEBUG_* */
+};
+
+/* At the start of every debugged block; magic last, nearest the object. */
+struct kdbg_obj {
+	struct kdbg_obj *hnext;		/* registry chain */
+	struct kdbg_obj *qnext;		/* quarantine FIFO */
+	struct kdbg_cache *cache;	/* NULL: a kmalloc() block */
+	void *obj;			/* the caller's pointer */
+	size_t size;			/* asked for */
+	size_t rz_end;			/* bytes from obj to the block's end */
+	void *alloc_site, *free_site;
+	unsigned long alloc_jiffies, free_jiffies;
+	unsigned int flags;		/* the letters it was allocated with */
+	unsigned int state;		/* OBJ_LIVE or OBJ_FREED (quarantined) */
+	uintptr_t magic;		/* its address ^ KDBG_MAGIC */
+};
+
+/* Offset of a kmalloc() object in its block. */
+#define KM_OFF	ALIGN(sizeof(struct kdbg_obj) + RZ_BYTES, KMALLOC_MIN_ALIGN)
+
+struct kmem_debug_settings kmem_debug_settings = { .flags = KMEM_DEBUG_INITIAL };
+struct kmem_debug_report kmem_debug_last;
+unsigned long kmem_debug_reports;
+
+static unsigned int kmalloc_flags = KMEM_DEBUG_INITIAL;	/* letters for kmalloc() */
+static DEFINE_SPINLOCK(kdbg_lock);
+static struct kdbg_obj *registry[1 << REGISTRY_BITS];
+static struct kdbg_cache *caches[CACHE_BUCKETS];
+static unsigned long nr_tracked, nr_caches, header_damage;
+static struct kdbg_obj *q_head, *q_tail;
+static unsigned long q_count, q_bytes;
+static int leaks_at_boot;
+/* Descriptors of debugged caches: a static pool, so that they take no
+ * memory the allocator would count as handed out (bytes_used). */
+static struct kdbg_cache cache_pool[MAX_DEBUG_CACHES];
+static struct kdbg_cache *pool_free;
+static unsigned int pool_used;
+
+/* ---- registry and cache table (kdbg_lock held) --------------------------- */
+
+static unsigned int obj_hash(const void *p)
+{
+	return ((u32)((uintptr_t)p >> 3) * 2654435761u) >> (32 - REGISTRY_BITS);
+}
+
+static int header_ok(const struct kdbg_obj *o)
+{
+	return o->magic == ((uintptr_t)o ^ KDBG_MAGIC);
+}
+
+/* The tracked object whose caller's pointer is p, or NULL.  A chain with a
+ * damaged header is not followed past it (counted for kmem_check). */
+static struct kdbg_obj *registry_find(const void *p)
+{
+	struct kdbg_obj *o;
+
+	for (o = registry[obj_hash(p)]; o; o = o->hnext) {
+		if (!header_ok(o)) {
+			header_damage++;
+			return NULL;
+		}
+		if (o->obj == p)
+			return o;
+	}
+	return NULL;
+}
+
+static void registry_add(struct kdbg_obj *o)
+{
+	unsigned int h = obj_hash(o->obj);
+
+	o->hnext = registry[h];
+	registry[h] = o;
+	nr_tracked++;
+}
+
+static void registry_del(struct kdbg_obj *o)
+{
+	struct kdbg_obj **pp;
+
+	for (pp = &registry[obj_hash(o->obj)]; *pp; pp = &(*pp)->hnext)
+		if (*pp == o) {
+			*pp = o->hnext;
+			nr_tracked--;
+			return;
+		}
+}
+
+/* A kmalloc() block whose header starts at p (p is no caller's pointer). */
+static struct kdbg_obj *header_at(const void *p)
+{
+	struct kdbg_obj *o = registry_find((const char *)p + KM_OFF);
+
+	return o && !o->cache ? o : NULL;
+}
+
+static unsigned int cache_hash(const struct kmem_cache *c)
+{
+	return ((u32)((uintptr_t)c >> 4) * 2654435761u) >> (32 - 6);
+}
+
+/* The debugged cache whose handle is c, or NULL.  Takes kdbg_lock. */
+static struct kdbg_cache *cache_find(const struct kmem_cache *c)
+{
+	struct kdbg_cache *dc;
+	unsigned long save;
+
+	if (!nr_caches)
+		return NULL;
+	spin_lock_irqsave(&kdbg_lock, save);
+	for (dc = caches[cache_hash(c)]; dc && dc->raw != c; dc = dc->next)
+		;
+	spin_unlock_irqrestore(&kdbg_lock, save);
+	return dc;
+}
+
+/* A free descriptor from the pool, or NULL.  kdbg_lock held. */
+static struct kdbg_cache *desc_get(void)
+{
+	struct kdbg_cache *dc = pool_free;
+
+	if (dc)
+		pool_free = dc->next;
+	else if (pool_used < MAX_DEBUG_CACHES)
+		dc = &cache_pool[pool_used++];
+	return dc;
+}
+
+static void desc_put(struct kdbg_cache *dc)
+{
+	dc->next = pool_free;
+	pool_free = dc;
+}
+
+/* ---- settings ---------------------------------------------------------------- */
+
+/* The letters for a cache called name ("kmalloc": the kmalloc() blocks). */
+static unsigned int flags_for(const struct kmem_debug_settings *s, const char *name)
+{
+	unsigned int i;
+
+	if (!s->nr_names)
+		return s->flags;
+	for (i = 0; name && i < s->nr_names; i++)
+		if (!strcmp(s->names[i], name))
+			return s->flags;
+	return 0;
+}
+
+static int letter_flag(char c)
+{
+	switch (c) {
+	case 'Z': case 'z': return KMEM_DEBUG_REDZONE;
+	case 'P': case 'p': return KMEM_DEBUG_POISON;
+	case 'U': case 'u': return KMEM_DEBUG_USER;
+	case 'T': case 't': return KMEM_DEBUG_TRACE;
+	case '-': return 0;
+	}
+	return -1;
+}
+
+/* Parses one ",NAME" list into s; 0 or -1. */
+static int parse_names(struct kmem_debug_settings *s, const char *p)
+{
+	while (*p == ',') {
+		const char *end = ++p;
+		size_t n;
+
+		while (*end && *end != ',')
+			end++;
+		n = (size_t)(end - p);
+		if (!n || n >= KMEM_DEBUG_NAME_LEN || s->nr_names == KMEM_DEBUG_NAMES)
+			return -1;
+		memcpy(s->names[s->nr_names], p, n);
+		s->names[s->nr_names++][n] = '\0';
+		p = end;
+	}
+	return *p ? -1 : 0;
+}
+
+int kmem_debug_set(const char *spec)
+{
+	struct kmem_debug_settings s;
+	const char *p = spec;
+	int f, letters = 0;
+
+	if (!spec)
+		return -1;
+	memset(&s, 0, sizeof(s));
+	for (; *p && *p != ','; p++, letters++) {
+		f = letter_flag(*p);
+		if (f < 0)
+			return -1;
+		s.flags |= (unsigned int)f;
+	}
+	if (!letters)
+		s.flags = KDBG_ALL;
+	if (parse_names(&s, p))
+		return -1;
+	kmem_debug_apply(&s);
+	return 0;
+}
+
+void kmem_debug_apply(const struct kmem_debug_settings *s)
+{
+	kmem_debug_settings = *s;
+	kmalloc_flags = flags_for(s, "kmalloc");
+}
+
+static int kmem_debug_param(const char *val)
+{
+	return kmem_debug_set(val ? val : "") ? PARSE_BAD : PARSE_OK;
+}
+kernel_param_opt("kmem_debug", kmem_debug_param,
+		 "[=LETTERS][,CACHE...]: heap debugging: Z red zones, P poison, U owners, T trace, "
+		 "- none (bare: ZPU); CACHE limits it, kmalloc names kmalloc()");
+
+static int kmem_leaks_param(const char *val)
+{
+	leaks_at_boot = 1;
+	return PARSE_OK;
+}
+kernel_flag("kmem_leaks", kmem_leaks_param,
+	    ": list the live debugged objects by allocating site after the boot actions");
+
+/* ---- reports ------------------------------------------------------------------ */
+
+static size_t text_len;
+
+/* Starts kmem_debug_last for a report on o (NULL: none). */
+static void report_begin(enum kmem_debug_kind kind, const struct kdbg_obj *o)
+{
+	memset(&kmem_debug_last, 0, sizeof(kmem_debug_last));
+	kmem_debug_last.kind = kind;
+	text_len = 0;
+	if (!o)
+		return;
+	kmem_debug_last.obj = o->obj;
+	kmem_debug_last.cache = o->cache ? o->cache->name : "kmalloc";
+	kmem_debug_last.size = o->size;
+	kmem_debug_last.alloc_site = o->alloc_site;
+	kmem_debug_last.free_site = o->free_site;
+}
+
+/* Prints one line of a report and keeps it in kmem_debug_last.text. */
+static __printf(1, 2) void report_line(const char *fmt, ...)
+{
+	char line[160];
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	printk(KERN_ERR "%s\n", line);
+	n = strlen(line);
+	if (text_len + n + 2 <= sizeof(kmem_debug_last.text)) {
+		memcpy(kmem_debug_last.text + text_len, line, n);
+		text_len += n;
+		kmem_debug_last.text[text_len++] = '\n';
+		kmem_debug_last.text[text_len] = '\0';
+	}
+}
+
+static void report_owners(const struct kdbg_obj *o)
+{
+	if (!(o->flags & KMEM_DEBUG_USER)) {
+		report_line("  owners not tracked (kmem_debug without U)");
+		return;
+	}
+	report_line("  allocated by %pS at jiffies %lu", o->alloc_site, o->alloc_jiffies);
+	if (o->state == OBJ_FREED)
+		report_line("  freed by %pS at jiffies %lu", o->free_site, o->free_jiffies);
+}
+
+/* Reports bytes [bad, end) of o's block found wrong (what says which). */
+static void report_damage(enum kmem_debug_kind kind, const struct kdbg_obj *o, const u8 *bad,
+			  const u8 *end, const char *what, const char *when)
+{
+	char hex[8 * 3 + 1];
+	unsigned int i;
+
+	report_begin(kind, o);
+	kmem_debug_last.offset = (long)(bad - (const u8 *)o->obj);
+	kmem_debug_last.right = bad >= (const u8 *)o->obj;
+	for (i = 0; i < 8 && bad + i < end; i++) {
+		kmem_debug_last.bytes[i] = bad[i];
+		snprintf(hex + 3 * i, 4, " %02x", bad[i]);
+	}
+	kmem_debug_last.nr_bytes = i;
+	hex[3 * i] = '\0';
+	kmem_debug_reports++;
+	ktest_count_report();
+	report_line("BUG: kmem_debug: %s %s object %p (%zu bytes) at offset %ld:%s (found %s)",
+		    what, kmem_debug_last.cache, o->obj, o->size, kmem_debug_last.offset, hex, when);
+	report_owners(o);
+}
+
+/* Checks one red zone of o; reports and repairs it.  1 if it was broken. */
+static int check_zone(const struct kdbg_obj *o, u8 *zone, size_t n, const char *what,
+		      const char *when)
+{
+	const u8 *bad = memchr_inv(zone, RZ_BYTE, n);
+
+	if (!bad)
+		return 0;
+	report_damage(KDBG_REDZONE, o, bad, zone + n, what, when);
+	memset(zone, RZ_BYTE, n);
+	return 1;
+}
+
+static int check_redzones(const struct kdbg_obj *o, const char *when)
+{
+	u8 *obj = o->obj, *left = (u8 *)(o + 1);
+
+	if (!(o->flags & KMEM_DEBUG_REDZONE))
+		return 0;
+	return check_zone(o, left, (size_t)(obj - left), "red zone overwritten before", when) +
+	       check_zone(o, obj + o->size, o->rz_end - o->size, "red zone overwritten after", when);
+}
+
+/* Checks a quarantined object's red zones and poison; reports and repairs. */
+static int check_freed(const struct kdbg_obj *o, const char *when)
+{
+	int bad = check_redzones(o, when);
+	const u8 *b;
+
+	if (!(o->flags & KMEM_DEBUG_POISON))
+		return bad;
+	b = memchr_inv(o->obj, POISON_BYTE, o->size);
+	if (!b)
+		return bad;
+	report_damage(KDBG_USE_AFTER_FREE, o, b, (const u8 *)o->obj + o->size, "write after free to",
+		      when);
+	memset(o->obj, POISON_BYTE, o->size);
+	return bad + 1;
+}
+
+/* ---- allocation and free ---------------------------------------------------- */
+
+static void *raw_alloc(struct kdbg_cache *dc, size_t size, gfp_t gfp)
+{
+	return dc ? raw_kmem_cache_alloc(dc->raw, gfp) : raw_kmalloc(size, gfp);
+}
+
+static void raw_release(struct kdbg_obj *o)
+{
+	if (o->cache)
+		raw_kmem_cache_free(o->cache->raw, o);
+	else
+		raw_kfree(o);
+}
+
+/* Lays out a debugged object in raw and tracks it; returns the caller's pointer. */
+static void *obj_setup(void *raw, struct kdbg_cache *dc, size_t off, size_t size,
+		       size_t rz_end, unsigned int flags, gfp_t gfp, void *caller)
+{
+	struct kdbg_obj *o = raw;
+	u8 *obj = (u8 *)raw + off;
+	unsigned long save;
+
+	memset(o, 0, sizeof(*o));
+	o->cache = dc;
+	o->obj = obj;
+	o->size = size;
+	o->rz_end = rz_end;
+	o->flags = flags;
+	o->state = OBJ_LIVE;
+	o->magic = (uintptr_t)o ^ KDBG_MAGIC;
+	if (flags & KMEM_DEBUG_USER) {
+		o->alloc_site = caller;
+		o->alloc_jiffies = jiffies;
+	}
+	if (flags & KMEM_DEBUG_REDZONE) {
+		memset(o + 1, RZ_BYTE, off - sizeof(*o));
+		memset(obj + size, RZ_BYTE, rz_end - size);
+	}
+	if (gfp & __GFP_ZERO)
+		memset(obj, 0, size);
+	spin_lock_irqsave(&kdbg_lock, save);
+	registry_add(o);
+	spin_unlock_irqrestore(&kdbg_lock, save);
+	if (flags & KMEM_DEBUG_TRACE)
+		printk("kmem_debug: alloc %s %zu bytes = %p by %pS\n", dc ? dc->name : "kmalloc",
+		       size, obj, caller);
+	return obj;
+}
+
+/* Empties the list of objects out of the quarantine: checks each, then
+ * gives it back to the allocator.  Returns the damage found. */
+static int release_list(struct kdbg_obj *o)
+{
+	struct kdbg_obj *next;
+	unsigned long save;
+	int bad = 0;
+
+	for (; o; o = next) {
+		next = o->qnext;
+		bad += check_freed(o, "leaving the quarantine");
+		spin_lock_irqsave(&kdbg_lock, save);
+		registry_del(o);
+		spin_unlock_irqrestore(&kdbg_lock, save);
+		raw_release(o);
+	}
+	return bad;
+}
+
+static size_t block_bytes(const struct kdbg_obj *o)
+{
+	return (size_t)((const u8 *)o->obj - (const u8 *)o) + o->rz_end;
+}
+
+/* Puts a poisoned object at the quarantine's tail; releases the oldest
+ * ones beyond its bounds. */
+static void quarantine_add(struct kdbg_obj *o)
+{
+	struct kdbg_obj *out = NULL, **tail = &out;
+	unsigned long save;
+
+	spin_lock_irqsave(&kdbg_lock, save);
+	o->qnext = NULL;
+	if (q_tail)
+		q_tail->qnext = o;
+	else
+		q_head = o;
+	q_tail = o;
+	q_count++;
+	q_bytes += block_bytes(o);
+	while (q_count > QUARANTINE_OBJECTS || (q_bytes > QUARANTINE_BYTES && q_count > 1)) {
+		struct kdbg_obj *old = q_head;
+
+		q_head = old->qnext;
+		q_count--;
+		q_bytes -= block_bytes(old);
+		old->qnext = NULL;
+		*tail = old;
+		tail = &old->qnext;
+	}
+	if (!q_head)
+		q_tail = NULL;
+	spin_unlock_irqrestore(&kdbg_lock, save);
+	release_list(out);
+}
+
+int kmem_debug_flush(void)
+{
+	struct kdbg_obj *list;
+	unsigned long save;
+
+	spin_lock_irqsave(&kdbg_lock, save);
+	list = q_head;
+	q_head = q_tail = NULL;
+	q_count = q_bytes = 0;
+	spin_unlock_irqrestore(&kdbg_lock, save);
+	return release_list(list);
+}
+
+/* A second free of a quarantined object: reported with both sites. */
+static void report_double_free(const struct kdbg_obj *copy, const char *fn, const void *p,
+			       void *caller)
+{
+	kmem_bad_free(fn, p, "double free (the object waits in kmem_debug's quarantine)", caller);
+	report_begin(KDBG_DOUBLE_FREE, copy);
+	kmem_debug_last.free_site2 = caller;
+	report_line("  kmem_debug: double free of %s object %p (%zu bytes) by %pS",
+		    kmem_debug_last.cache, p, copy->size, caller);
+	report_owners(copy);
+}
+
+/*
+ * Frees the tracked object p for fn (want: its cache, NULL for kfree).
+ * Returns 0 if the registry does not know p (nor is p a kmalloc() block's
+ * header): the caller decides.  Otherwise 1: freed, or reported and left
+ * alone.  Any context.
+ */
+static int obj_release(const void *p, struct kdbg_cache *want, const char *fn, void *caller)
+{
+	struct kdbg_obj *o, copy;
+	const char *why = NULL;
+	unsigned long save;
+	int twice = 0;
+
+	if (!nr_tracked)
+		return 0;
+	spin_lock_irqsave(&kdbg_lock, save);
+	o = registry_find(p);
+	if (!o && header_at(p))
+		why = "the kmem_debug header of a kmalloc() block, not its start";
+	else if (o && o->state == OBJ_FREED)
+		twice = 1, copy = *o;
+	else if (o && !want && o->cache)
+		why = "an object of a cache, not a kmalloc() block";
+	else if (o && want && o->cache != want)
+		why = "not a live object of this cache (another cache's, or a kmalloc() block)";
+	else if (o) {
+		o->state = OBJ_FREED;
+		if (o->flags & KMEM_DEBUG_USER) {
+			o->free_site = caller;
+			o->free_jiffies = jiffies;
+		}
+	}
+	spin_unlock_irqrestore(&kdbg_lock, save);
+	if (why) {
+		kmem_bad_free(fn, p, why, caller);
+		return 1;
+	}
+	if (!o)
+		return 0;
+	if (twice) {
+		report_double_free(&copy, fn, p, caller);
+		return 1;
+	}
+	check_redzones(o, "on free");
+	if (o->flags & KMEM_DEBUG_TRACE)
+		printk("kmem_debug: free %s %p by %pS\n", fn, p, caller);
+	if (o->cache && o->cache->dtor)
+		o->cache->dtor(o->obj);
+	if (o->flags & KMEM_DEBUG_POISON) {
+		memset(o->obj, POISON_BYTE, o->size);
+		quarantine_add(o);
+		return 1;
+	}
+	spin_lock_irqsave(&kdbg_lock, save);
+	registry_del(o);
+	spin_unlock_irqrestore(&kdbg_lock, save);
+	raw_release(o);
+	return 1;
+}
+
+/* ---- the public API ------------------------------------------------------------ */
+
+void *kmalloc(size_t size, gfp_t gfp)
+{
+	unsigned int flags = kmalloc_flags;
+	void *raw;
+
+	if (!flags || !size)
+		return raw_kmalloc(size, gfp);
+	if (size > (size_t)-1 / 2)
+		return NULL;
+	raw = raw_alloc(NULL, KM_OFF + size + RZ_BYTES, gfp & ~__GFP_ZERO);
+	if (!raw)
+		return NULL;
+	return obj_setup(raw, NULL, KM_OFF, size, raw_ksize(raw) - KM_OFF, flags, gfp,
+			 __builtin_return_address(0));
+}
+
+void kfree(const void *p)
+{
+	if (ZERO_OR_NULL_PTR(p))
+		return;
+	if (!obj_release(p, NULL, "kfree", __builtin_return_address(0)))
+		raw_kfree(p);
+}
+
+size_t ksize(const void *p)
+{
+	struct kdbg_obj *o = NULL;
+	size_t size = 0;
+	unsigned long save;
+	int known = 0;
+
+	if (ZERO_OR_NULL_PTR(p))
+		return 0;
+	if (nr_tracked) {
+		spin_lock_irqsave(&kdbg_lock, save);
+		o = registry_find(p);
+		known = o || header_at(p);
+		if (o && o->state == OBJ_LIVE && !o->cache)
+			size = o->size;
+		spin_unlock_irqrestore(&kdbg_lock, save);
+	}
+	if (!known)
+		return raw_ksize(p);
+	if (!size)
+		kmem_bad_free("ksize", p, "not a live kmalloc() block", __builtin_return_address(0));
+	return size;
+}
+
+struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align,
+				     unsigned long flags, kmem_cache_ctor_t ctor,
+				     kmem_cache_ctor_t dtor)
+{
+	unsigned int dflags = flags_for(&kmem_debug_settings, name);
+	size_t a = max_t(size_t, align, KMALLOC_MIN_ALIGN), off;
+	struct kdbg_cache *dc;
+	struct kmem_cache *raw;
+	unsigned long save;
+
+	if (flags & (SLAB_HWCACHE_ALIGN | SLAB_MUST_HWCACHE_ALIGN))
+		a = max_t(size_t, a, L1_CACHE_BYTES);
+	if (!dflags || !name || !size || size > (size_t)-1 / 4 || !is_power_of_2(a) ||
+	    a > (size_t)-1 / 4)
+		return raw_kmem_cache_create(name, size, align, flags, ctor, dtor);
+	off = ALIGN(sizeof(struct kdbg_obj) + RZ_BYTES, a);
+	spin_lock_irqsave(&kdbg_lock, save);
+	dc = desc_get();
+	spin_unlock_irqrestore(&kdbg_lock, save);
+	if (!dc) {
+		pr_warn("kmem_debug: more than %d debugged caches: %s is not debugged\n",
+			MAX_DEBUG_CACHES, name);
+		return raw_kmem_cache_create(name, size, align, flags, ctor, dtor);
+	}
+	raw = raw_kmem_cache_create(name, off + size + RZ_BYTES, align, flags, NULL, NULL);
+	spin_lock_irqsave(&kdbg_lock, save);
+	if (!raw) {
+		desc_put(dc);
+		spin_unlock_irqrestore(&kdbg_lock, save);
+		return NULL;
+	}
+	*dc = (struct kdbg_cache){ .raw = raw, .name = raw_kmem_cache_name(raw), .size = size,
+				   .off = off, .ctor = ctor, .dtor = dtor, .flags = dflags };
+	dc->next = caches[cache_hash(raw)];
+	caches[cache_hash(raw)] = dc;
+	nr_caches++;
+	spin_unlock_irqrestore(&kdbg_lock, save);
+	return raw;
+}
+
+void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
+{
+	struct kdbg_cache *dc = cache_find(c);
+	void *raw, *obj;
+
+	if (!dc)
+		return raw_kmem_cache_alloc(c, gfp);
+	if ((gfp & __GFP_ZERO) && dc->ctor && IS_ENABLED(CONFIG_SLAB)) {
+		pr_err("kmem_cache_alloc: __GFP_ZERO on cache %s, which has a constructor: refused\n",
+		       dc->name);
+		return NULL;
+	}
+	raw = raw_alloc(dc, 0, gfp & ~__GFP_ZERO);
+	if (!raw)
+		return NULL;
+	obj = obj_setup(raw, dc, dc->off, dc->size, dc->size + RZ_BYTES, dc->flags, gfp,
+			__builtin_return_address(0));
+	if (dc->ctor)
+		dc->ctor(obj);
+	return obj;
+}
+
+void kmem_cache_free(struct kmem_cache *c, void *p)
+{
+	struct kdbg_cache *dc;
+
+	if (!p)
+		return;
+	dc = cache_find(c);
+	if (!dc)
+		raw_kmem_cache_free(c, p);
+	else if (!obj_release(p, dc, "kmem_cache_free", __builtin_return_address(0)))
+		kmem_bad_free("kmem_cache_free", p, "not a live object of this cache (freed already, "
+			      "another cache's, or a kmalloc() block)", __builtin_return_address(0));
+}
+
+static unsigned int leaks_collect(const struct kdbg_cache *only, struct kmem_leak_group *g,
+				  unsigned int max);
+static void leaks_print(const struct kdbg_cache *only);
+
+int kmem_cache_destroy(struct kmem_cache *c)
+{
+	struct kdbg_cache *dc = cache_find(c), **pp;
+	struct kmem_leak_group g;
+	unsigned long save;
+
+	if (!dc)
+		return raw_kmem_cache_destroy(c);
+	kmem_debug_flush();
+	if (leaks_collect(dc, &g, 1)) {
+		pr_err("kmem_cache_destroy: cache %s still has objects in use; not destroyed; "
+		       "they were allocated:\n", dc->name);
+		leaks_print(dc);
+		return -1;
+	}
+	spin_lock_irqsave(&kdbg_lock, save);
+	for (pp = &caches[cache_hash(c)]; *pp != dc; pp = &(*pp)->next)
+		;
+	*pp = dc->next;
+	nr_caches--;
+	spin_unlock_irqrestore(&kdbg_lock, save);
+	if (raw_kmem_cache_destroy(c)) {
+		spin_lock_irqsave(&kdbg_lock, save);
+		dc->next = caches[cache_hash(c)];
+		caches[cache_hash(c)] = dc;
+		nr_caches++;
+		spin_unlock_irqrestore(&kdbg_lock, save);
+		return -1;
+	}
+	spin_lock_irqsave(&kdbg_lock, save);
+	desc_put(dc);
+	spin_unlock_irqrestore(&kdbg_lock, save);
+	return 0;
+}
+
+size_t kmem_cache_size(struct kmem_cache *c)
+{
+	struct kdbg_cache *dc = cache_find(c);
+
+	return dc ? dc->size : raw_kmem_cache_size(c);
+}
+
+const char *kmem_cache_name(struct kmem_cache *c)
+{
+	return raw_kmem_cache_name(c);
+}
+
+int kmem_cache_shrink(struct kmem_cache *c)
+{
+	kmem_debug_flush();
+	return raw_kmem_cache_shrink(c);
+}
+
+/* Quarantined objects are no caller's: the figures count live ones. */
+void kmem_get_stats(struct kmem_stats *st)
+{
+	kmem_debug_flush();
+	raw_kmem_get_stats(st);
+}
+
+unsigned long kmem_reclaim(void)
+{
+	kmem_debug_flush();
+	return raw_kmem_reclaim();
+}
+
+size_t kmem_debug_block_end(const void *p)
+{
+	struct kdbg_obj *o;
+	unsigned long save;
+	size_t end = 0;
+
+	spin_lock_irqsave(&kdbg_lock, save);
+	o = registry_find(p);
+	if (o && o->state == OBJ_LIVE)
+		end = o->rz_end;
+	spin_unlock_irqrestore(&kdbg_lock, save);
+	return end;
+}
+
+/* ---- checks and leak reports ------------------------------------------------- */
+
+int kmem_check(void)
+{
+	struct kdbg_obj *o;
+	unsigned long save, damage0;
+	unsigned int h;
+	int bad = 0;
+
+	spin_lock_irqsave(&kdbg_lock, save);
+	damage0 = header_damage;
+	for (h = 0; h < ARRAY_SIZE(registry); h++) {
+		for (o = registry[h]; o; o = o->hnext) {
+			if (!header_ok(o)) {
+				header_damage++;
+				break;
+			}
+			bad += o->state == OBJ_LIVE ? check_redzones(o, "by kmem_check")
+						    : check_freed(o, "by kmem_check");
+		}
+	}
+	damage0 = header_damage - damage0;
+	spin_unlock_irqrestore(&kdbg_lock, save);
+	if (damage0) {
+		report_begin(KDBG_HEADER, NULL);
+		kmem_debug_reports++;
+		ktest_count_report();
+		report_line("BUG: kmem_debug: %lu damaged object headers (underflow past the red "
+			    "zone?): their hash chains were not followed", damage0);
+	}
+	return bad + (int)damage0;
+}
+
+/* Adds o to the groups g[0..*n) (at most max); 1 if it did not fit. */
+static int group_add(struct kmem_leak_group *g, unsigned int *n, unsigned int max,
+		     const struct kdbg_obj *o)
+{
+	const char *cache = o->cache ? o->cache->name : "kmalloc";
+	unsigned int i;
+
+	for (i = 0; i < *n; i++)
+		if (g[i].site == o->alloc_site && g[i].cache == cache)
+			break;
+	if (i == *n) {
+		if (*n == max)
+			return 1;
+		g[(*n)++] = (struct kmem_leak_group){ .cache = cache, .site = o->alloc_site,
+						      .first_jiffies = o->alloc_jiffies };
+	}
+	g[i].count++;
+	g[i].bytes += o->size;
+	g[i].first_jiffies = min(g[i].first_jiffies, o->alloc_jiffies);
+	g[i].last_jiffies = max(g[i].last_jiffies, o->alloc_jiffies);
+	return 0;
+}
+
+/* The live objects (of only, or all) grouped by cache and site, most bytes
+ * first; the number of groups, max + 1 if some did not fit. */
+static unsigned int leaks_collect(const struct kdbg_cache *only, struct kmem_leak_group *g,
+				  unsigned int max)
+{
+	unsigned int h, n = 0, i, j, lost = 0;
+	struct kdbg_obj *o;
+	unsigned long save;
+
+	spin_lock_irqsave(&kdbg_lock, save);
+	for (h = 0; h < ARRAY_SIZE(registry); h++)
+		for (o = registry[h]; o && header_ok(o); o = o->hnext)
+			if (o->state == OBJ_LIVE && (!only || o->cache == only))
+				lost |= group_add(g, &n, max, o);
+	spin_unlock_irqrestore(&kdbg_lock, save);
+	for (i = 1; i < n; i++)			/* insertion sort, most bytes first */
+		for (j = i; j > 0 && g[j].bytes > g[j - 1].bytes; j--) {
+			struct kmem_leak_group tmp = g[j];
+
+			g[j] = g[j - 1];
+			g[j - 1] = tmp;
+		}
+	return n + lost;
+}
+
+unsigned int kmem_leaks_collect(struct kmem_leak_group *g, unsigned int max)
+{
+	return leaks_collect(NULL, g, max);
+}
+
+static struct kmem_leak_group leak_groups[LEAK_GROUPS];	/* the printed reports' */
+
+/* Prints the live objects (of only, or all) by site; returns how many. */
+static unsigned long leaks_print_groups(const struct kdbg_cache *only)
+{
+	unsigned int n = leaks_collect(only, leak_groups, LEAK_GROUPS), i;
+	unsigned long objects = 0;
+
+	for (i = 0; i < n && i < LEAK_GROUPS; i++) {
+		struct kmem_leak_group *g = &leak_groups[i];
+
+		objects += g->count;
+		printk("  %6lu objects %9lu bytes  %-20s allocated by %pS (jiffies %lu..%lu)\n",
+		       g->count, g->bytes, g->cache, g->site, g->first_jiffies, g->last_jiffies);
+	}
+	if (n > LEAK_GROUPS)
+		printk("  ... and more sites (only %d are listed)\n", LEAK_GROUPS);
+	return objects;
+}
+
+static void leaks_print(const struct kdbg_cache *only)
+{
+	leaks_print_groups(only);
+}
+
+unsigned long kmem_leaks_report(void)
+{
+	unsigned long objects;
+
+	printk("kmem_leaks: live debugged objects by allocating site (%s):\n",
+	       kmem_debug_settings.flags & KMEM_DEBUG_USER ? "U on" : "no U: sites unknown");
+	objects = leaks_print_groups(NULL);
+	printk("kmem_leaks: %lu live objects\n", objects);
+	return objects;
+}
+
+void kmem_debug_show(void)
+{
+	const struct kmem_debug_settings *s = &kmem_debug_settings;
+	unsigned int i;
+
+	printk("kmem_debug: letters %s%s%s%s%s, for %s", s->flags ? "" : "-",
+	       s->flags & KMEM_DEBUG_REDZONE ? "Z" : "", s->flags & KMEM_DEBUG_POISON ? "P" : "",
+	       s->flags & KMEM_DEBUG_USER ? "U" : "", s->flags & KMEM_DEBUG_TRACE ? "T" : "",
+	       s->nr_names ? "" : "every cache and kmalloc()");
+	for (i = 0; i < s->nr_names; i++)
+		printk(KERN_CONT "%s%s", i ? "," : "", s->names[i]);
+	printk(KERN_CONT "\n");
+	printk("kmem_debug: %lu objects tracked, quarantine %lu objects (%lu bytes), "
+	       "%lu caches debugged, %lu damage reports\n", nr_tracked, q_count, q_bytes,
+	       nr_caches, kmem_debug_reports);
+}
+
+int kmem_check_command(int argc, char **argv)
+{
+	int bad = kmem_check();
+
+	printk("kmem_check: %lu objects checked, %d damaged\n", nr_tracked, bad);
+	return bad ? -1 : 0;
+}
+
+int kmem_leaks_command(int argc, char **argv)
+{
+	kmem_leaks_report();
+	return 0;
+}
+
+int kmem_debug_command(int argc, char **argv)
+{
+	if (argc > 1 && kmem_debug_set(argv[1])) {
+		printk("usage: kmem_debug [LETTERS(ZPUT or -)][,CACHE...]\n");
+		return -1;
+	}
+	kmem_debug_show();
+	return 0;
+}
+
+void kmem_debug_boot_done(void)
+{
+	if (leaks_at_boot)
+		kmem_leaks_report();
+}

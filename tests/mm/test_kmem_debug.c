@@ -1,0 +1,589 @@
+/* test_kmem_debug.c - self-tests of the heap debugging layer
+ * (CONFIG_DEBUG_KMEM, mm/kmem_debug.c) on whichever allocator is built in,
+ * in the kernel and on the host: each fault is planted on purpose (one
+ * byte past the end, one before, writes after free at several offsets, a
+ * double free, a leak, damage in a bigblock's slack, in an aligned cache
+ * and in a constructed object) and the report's content is checked: its
+ * kind, object, offset, bad bytes and owners (the sites of the helpers
+ * below, printed with %pS).  Clean workloads (stress, krealloc, a replay)
+ * must give no report at all. */
+#include <tiny/kernel.h>
+#include <tiny/kmem_debug.h>
+#include <tiny/ktest.h>
+#include <tiny/mm.h>
+#include <tiny/random.h>
+#include <tiny/replay.h>
+#include <tiny/slab.h>
+#include <tiny/string.h>
+
+static struct kmem_debug_settings saved;
+static volatile unsigned long site_calls;	/* keeps the helpers' calls no tail calls */
+
+/* The call sites the reports must name: each calls the API once. */
+static noinline void *site_alloc(size_t n, gfp_t gfp)
+{
+	void *p = kmalloc(n, gfp);
+
+	site_calls++;
+	return p;
+}
+
+static noinline void site_free(const void *p)
+{
+	kfree(p);
+	site_calls++;
+}
+
+static noinline void site_free_again(const void *p)
+{
+	kfree(p);
+	site_calls++;
+}
+
+static noinline void *leaky_alloc(size_t n)
+{
+	void *p = kmalloc(n, GFP_KERNEL);
+
+	site_calls++;
+	return p;
+}
+
+static noinline void *site_cache_alloc(struct kmem_cache *c, gfp_t gfp)
+{
+	void *p = kmem_cache_alloc(c, gfp);
+
+	site_calls++;
+	return p;
+}
+
+static noinline void site_cache_free(struct kmem_cache *c, void *p)
+{
+	kmem_cache_free(c, p);
+	site_calls++;
+}
+
+/* Is the return address site inside fn (the helpers are short)? */
+static int site_in(void *site, void *fn)
+{
+	return (uintptr_t)site - (uintptr_t)fn < 96;
+}
+
+/* Does the last report's text contain s? */
+static int report_says(const char *s)
+{
+	const char *h = kmem_debug_last.text;
+	size_t n = strlen(s), len = strlen(h), i;
+
+	for (i = 0; i + n <= len; i++)
+		if (!memcmp(h + i, s, n))
+			return 1;
+	return 0;
+}
+
+/* Does the last report's text name site as %pS prints it? */
+static int text_names(void *site)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%pS", site);
+	return report_says(buf);
+}
+
+static int kd_init(struct ktest *t)
+{
+	saved = kmem_debug_settings;
+	kmem_debug_set("ZPU");
+	memset(&kmem_debug_last, 0, sizeof(kmem_debug_last));
+	return 0;
+}
+
+static void kd_exit(struct ktest *t)
+{
+	kmem_debug_flush();
+	kmem_debug_apply(&saved);
+}
+
+static void settings_syntax(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, kmem_debug_set("ZPU,dentry,kmalloc"), 0);
+	KTEST_EXPECT_EQ(t, kmem_debug_settings.flags, (unsigned int)(KMEM_DEBUG_REDZONE |
+			KMEM_DEBUG_POISON | KMEM_DEBUG_USER));
+	KTEST_EXPECT_EQ(t, kmem_debug_settings.nr_names, 2u);
+	KTEST_EXPECT_STREQ(t, kmem_debug_settings.names[1], "kmalloc");
+	KTEST_EXPECT_EQ(t, kmem_debug_set(""), 0);
+	KTEST_EXPECT_EQ(t, kmem_debug_settings.flags, (unsigned int)(KMEM_DEBUG_REDZONE |
+			KMEM_DEBUG_POISON | KMEM_DEBUG_USER));
+	KTEST_EXPECT_EQ(t, kmem_debug_settings.nr_names, 0u);
+	KTEST_EXPECT_EQ(t, kmem_debug_set("zt"), 0);
+	KTEST_EXPECT_EQ(t, kmem_debug_settings.flags,
+			(unsigned int)(KMEM_DEBUG_REDZONE | KMEM_DEBUG_TRACE));
+	KTEST_EXPECT_EQ(t, kmem_debug_set("-"), 0);
+	KTEST_EXPECT_EQ(t, kmem_debug_settings.flags, 0u);
+	/* refused, and nothing changes */
+	KTEST_EXPECT_EQ(t, kmem_debug_set("ZX"), -1);
+	KTEST_EXPECT_EQ(t, kmem_debug_set("Z,"), -1);
+	KTEST_EXPECT_EQ(t, kmem_debug_set("Z,a,,b"), -1);
+	KTEST_EXPECT_EQ(t, kmem_debug_set("Z,a_name_longer_than_23_chars"), -1);
+	KTEST_EXPECT_EQ(t, kmem_debug_set("Z,a,b,c,d,e,f,g,h,i"), -1);
+	KTEST_EXPECT_EQ(t, kmem_debug_set(NULL), -1);
+	KTEST_EXPECT_EQ(t, kmem_debug_settings.flags, 0u);
+}
+
+/* A setting naming caches debugs only those (and kmalloc() if named). */
+static void names_limit_the_checks(struct ktest *t)
+{
+	struct kmem_cache *named, *other;
+	void *a, *b, *m;
+
+	KTEST_ASSERT_EQ(t, kmem_debug_set("ZP,kd_named"), 0);
+	named = kmem_cache_create("kd_named", 40, 0, 0, NULL, NULL);
+	other = kmem_cache_create("kd_other", 40, 0, 0, NULL, NULL);
+	KTEST_ASSERT_NOT_NULL(t, named);
+	KTEST_ASSERT_NOT_NULL(t, other);
+	a = kmem_cache_alloc(named, GFP_KERNEL);
+	b = kmem_cache_alloc(other, GFP_KERNEL);
+	m = kmalloc(40, GFP_KERNEL);
+	KTEST_EXPECT_GE(t, kmem_debug_block_end(a), (size_t)40 + 16);
+	KTEST_EXPECT_EQ(t, kmem_debug_block_end(b), (size_t)0);
+	KTEST_EXPECT_EQ(t, kmem_debug_block_end(m), (size_t)0);
+	KTEST_EXPECT_EQ(t, kmem_cache_size(named), (size_t)40);
+	KTEST_EXPECT_STREQ(t, kmem_cache_name(named), "kd_named");
+	kfree(m);
+	kmem_cache_free(named, a);
+	kmem_cache_free(other, b);
+	kmem_debug_flush();
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(named), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(other), 0);
+}
+
+static void overflow_by_one_at_end(struct ktest *t)
+{
+	u8 *p = site_alloc(24, GFP_KERNEL);
+	unsigned long reports = kmem_debug_reports;
+
+	KTEST_ASSERT_NOT_NULL(t, p);
+	KTEST_EXPECT_EQ(t, ksize(p), (size_t)24);
+	p[24] = 0x41;
+	ktest_expect_reports(t, 1);
+	site_free(p);
+	KTEST_EXPECT_EQ(t, kmem_debug_reports, reports + 1);
+	KTEST_EXPECT_EQ(t, (int)kmem_debug_last.kind, (int)KDBG_REDZONE);
+	KTEST_EXPECT_PTR_EQ(t, kmem_debug_last.obj, (const void *)p);
+	KTEST_EXPECT_STREQ(t, kmem_debug_last.cache, "kmalloc");
+	KTEST_EXPECT_EQ(t, kmem_debug_last.right, 1);
+	KTEST_EXPECT_EQ(t, kmem_debug_last.offset, 24l);
+	KTEST_EXPECT_EQ(t, kmem_debug_last.bytes[0], 0x41);
+	KTEST_EXPECT_EQ(t, kmem_debug_last.bytes[1], 0xcc);
+	KTEST_EXPECT_TRUE(t, site_in(kmem_debug_last.alloc_site, site_alloc));
+	KTEST_EXPECT_TRUE(t, text_names(kmem_debug_last.alloc_site));
+	KTEST_EXPECT_TRUE(t, report_says("red zone overwritten after kmalloc object"));
+	KTEST_EXPECT_EQ(t, kmem_debug_flush(), 0);	/* repaired: reported once */
+}
+
+static void underflow_before_start(struct ktest *t)
+{
+	u8 *p = site_alloc(100, GFP_KERNEL);
+
+	KTEST_ASSERT_NOT_NULL(t, p);
+	p[-1] = 0x42;
+	ktest_expect_reports(t, 1);
+	site_free(p);
+	KTEST_EXPECT_EQ(t, (int)kmem_debug_last.kind, (int)KDBG_REDZONE);
+	KTEST_EXPECT_EQ(t, kmem_debug_last.right, 0);
+	KTEST_EXPECT_EQ(t, kmem_debug_last.offset, -1l);
+	KTEST_EXPECT_EQ(t, kmem_debug_last.bytes[0], 0x42);
+	KTEST_EXPECT_EQ(t, kmem_debug_last.size, (size_t)100);
+	KTEST_EXPECT_TRUE(t, report_says("red zone overwritten before kmalloc object"));
+	KTEST_EXPECT_TRUE(t, text_names(kmem_debug_last.alloc_site));
+}
+
+static void write_after_free_at_offsets(struct ktest *t)
+{
+	static const size_t offsets[] = { 0, 13, 63 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(offsets); i++) {
+		u8 *p = site_alloc(64, GFP_KERNEL);
+
+		KTEST_ASSERT_NOT_NULL(t, p);
+		site_free(p);
+		p[offsets[i]] = (u8)(0x50 + i);		/* the quarantine holds it */
+		ktest_expect_reports(t, 1);
+		KTEST_EXPECT_EQ(t, kmem_debug_flush(), 1);
+		KTEST_EXPECT_EQ(t, (int)kmem_debug_last.kind, (int)KDBG_USE_AFTER_FREE);
+		KTEST_EXPECT_PTR_EQ(t, kmem_debug_last.obj, (const void *)p);
+		KTEST_EXPECT_EQ(t, kmem_debug_last.offset, (long)offsets[i]);
+		KTEST_EXPECT_EQ(t, kmem_debug_last.bytes[0], 0x50 + i);
+		KTEST_EXPECT_TRUE(t, site_in(kmem_debug_last.free_site, site_free));
+		KTEST_EXPECT_TRUE(t, site_in(kmem_debug_last.alloc_site, site_alloc));
+		KTEST_EXPECT_TRUE(t, text_names(kmem_debug_last.free_site));
+		KTEST_EXPECT_TRUE(t, report_says("write after free to kmalloc object"));
+	}
+}
+
+static void double_free_shows_both_sites(struct ktest *t)
+{
+	void *p = site_alloc(40, GFP_KERNEL);
+	unsigned long bad = kmem_bad_free_count;
+
+	KTEST_ASSERT_NOT_NULL(t, p);
+	site_free(p);
+	ktest_expect_reports(t, 1);
+	site_free_again(p);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 1);
+	KTEST_EXPECT_EQ(t, (int)kmem_debug_last.kind, (int)KDBG_DOUBLE_FREE);
+	KTEST_EXPECT_TRUE(t, site_in(kmem_debug_last.free_site, site_free));
+	KTEST_EXPECT_TRUE(t, site_in(kmem_debug_last.free_site2, site_free_again));
+	KTEST_EXPECT_TRUE(t, site_in(kmem_debug_last.alloc_site, site_alloc));
+	KTEST_EXPECT_TRUE(t, text_names(kmem_debug_last.free_site));
+	KTEST_EXPECT_TRUE(t, text_names(kmem_debug_last.free_site2));
+	KTEST_EXPECT_EQ(t, kmem_debug_flush(), 0);	/* the poison is intact */
+}
+
+/* The group of g[0..n) allocated inside fn, or NULL. */
+static struct kmem_leak_group *group_of(struct kmem_leak_group *g, unsigned int n, void *fn)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (site_in(g[i].site, fn))
+			return &g[i];
+	return NULL;
+}
+
+static void leak_found_at_call_site(struct ktest *t)
+{
+	static struct kmem_leak_group g[16];
+	struct kmem_leak_group *mine;
+	void *p[3];
+	unsigned int i, n;
+
+	for (i = 0; i < 3; i++) {
+		p[i] = leaky_alloc(100);
+		KTEST_ASSERT_NOT_NULL(t, p[i]);
+	}
+	n = kmem_leaks_collect(g, ARRAY_SIZE(g));
+	mine = group_of(g, min(n, (unsigned int)ARRAY_SIZE(g)), leaky_alloc);
+	KTEST_ASSERT_NOT_NULL(t, mine);
+	KTEST_EXPECT_EQ(t, mine->count, 3ul);
+	KTEST_EXPECT_EQ(t, mine->bytes, 300ul);
+	KTEST_EXPECT_STREQ(t, mine->cache, "kmalloc");
+	KTEST_EXPECT_GE(t, kmem_leaks_report(), 3ul);
+	for (i = 0; i < 3; i++)
+		kfree(p[i]);
+	n = kmem_leaks_collect(g, ARRAY_SIZE(g));
+	KTEST_EXPECT_NULL(t, group_of(g, min(n, (unsigned int)ARRAY_SIZE(g)), leaky_alloc));
+}
+
+/* A cache destroyed with live objects is kept and says where they came from. */
+static void destroy_with_live_objects(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("kd_leaky", 40, 0, 0, NULL, NULL);
+	static struct kmem_leak_group g[16];
+	void *a, *b;
+	unsigned int n;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	a = site_cache_alloc(c, GFP_KERNEL);
+	b = site_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, a);
+	KTEST_ASSERT_NOT_NULL(t, b);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), -1);
+	n = kmem_leaks_collect(g, ARRAY_SIZE(g));
+	KTEST_ASSERT_NOT_NULL(t, group_of(g, min(n, (unsigned int)ARRAY_SIZE(g)),
+					  site_cache_alloc));
+	KTEST_EXPECT_STREQ(t, group_of(g, n, site_cache_alloc)->cache, "kd_leaky");
+	KTEST_EXPECT_EQ(t, group_of(g, n, site_cache_alloc)->count, 2ul);
+	site_cache_free(c, a);
+	site_cache_free(c, b);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+static int ctor_calls, dtor_calls;
+
+static void kd_ctor(void *obj)
+{
+	ctor_calls++;
+	*(u32 *)obj = 0xc0ffee;
+}
+
+static void kd_dtor(void *obj)
+{
+	dtor_calls++;
+}
+
+/* A constructed object is poisoned whole while freed, and constructed
+ * again when it is handed out; damage to it while freed is found. */
+static void ctor_cache_with_poison(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("kd_ctor", 32, 0, 0, kd_ctor, kd_dtor);
+	u32 *o;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	ctor_calls = dtor_calls = 0;
+	o = site_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, o);
+	KTEST_EXPECT_EQ(t, *o, 0xc0ffeeu);
+	KTEST_EXPECT_EQ(t, ctor_calls, 1);
+	site_cache_free(c, o);
+	KTEST_EXPECT_EQ(t, dtor_calls, 1);
+	KTEST_EXPECT_NULL(t, memchr_inv(o, 0x6b, 32));	/* in the quarantine, poisoned */
+	o = site_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, o);
+	KTEST_EXPECT_EQ(t, *o, 0xc0ffeeu);
+	KTEST_EXPECT_EQ(t, ctor_calls, 2);
+	site_cache_free(c, o);
+	o[5] = 7;
+	ktest_expect_reports(t, 1);
+	KTEST_EXPECT_EQ(t, kmem_debug_flush(), 1);
+	KTEST_EXPECT_EQ(t, (int)kmem_debug_last.kind, (int)KDBG_USE_AFTER_FREE);
+	KTEST_EXPECT_STREQ(t, kmem_debug_last.cache, "kd_ctor");
+	KTEST_EXPECT_EQ(t, kmem_debug_last.offset, 20l);
+	KTEST_EXPECT_TRUE(t, site_in(kmem_debug_last.free_site, site_cache_free));
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+static void gfp_zero_still_zeroes(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("kd_zero", 200, 0, 0, NULL, NULL);
+	struct kmem_cache *cc = kmem_cache_create("kd_zero_ctor", 16, 0, 0, kd_ctor, NULL);
+	u8 *p;
+	u32 *q;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_ASSERT_NOT_NULL(t, cc);
+	p = kmalloc(300, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	memset(p, 0xff, 300);
+	kfree(p);
+	kmem_debug_flush();
+	p = kmalloc(300, GFP_KERNEL | __GFP_ZERO);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	KTEST_EXPECT_NULL(t, memchr_inv(p, 0, 300));
+	kfree(p);
+	p = kmem_cache_alloc(c, GFP_KERNEL | __GFP_ZERO);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	KTEST_EXPECT_NULL(t, memchr_inv(p, 0, 200));
+	kmem_cache_free(c, p);
+	p = kzalloc(50, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	KTEST_EXPECT_NULL(t, memchr_inv(p, 0, ksize(p)));
+	kfree(p);
+	/* with a constructor: SLAB refuses, SLOB zeroes then constructs */
+	q = kmem_cache_alloc(cc, GFP_KERNEL | __GFP_ZERO);
+	if (IS_ENABLED(CONFIG_SLAB)) {
+		KTEST_EXPECT_NULL(t, q);
+	} else {
+		KTEST_ASSERT_NOT_NULL(t, q);
+		KTEST_EXPECT_EQ(t, q[0], 0xc0ffeeu);
+		KTEST_EXPECT_EQ(t, q[1], 0u);
+		kmem_cache_free(cc, q);
+	}
+	KTEST_EXPECT_EQ(t, kmem_check(), 0);
+	kmem_debug_flush();
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(cc), 0);
+}
+
+static void aligned_cache_keeps_alignment(struct ktest *t)
+{
+	static const size_t aligns[] = { 16, 64, 256, 2 * PAGE_SIZE };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(aligns); i++) {
+		struct kmem_cache *c = kmem_cache_create("kd_align", 40, aligns[i], 0, NULL, NULL);
+		u8 *o;
+
+		KTEST_ASSERT_NOT_NULL(t, c);
+		o = site_cache_alloc(c, GFP_KERNEL);
+		if (!o) {
+			kmem_cache_destroy(c);
+			continue;			/* too little memory for 2 pages */
+		}
+		KTEST_EXPECT_TRUE(t, IS_ALIGNED((uintptr_t)o, aligns[i]));
+		o[40] = 0x99;
+		ktest_expect_reports(t, 1);
+		site_cache_free(c, o);
+		KTEST_EXPECT_EQ(t, (int)kmem_debug_last.kind, (int)KDBG_REDZONE);
+		KTEST_EXPECT_EQ(t, kmem_debug_last.offset, 40l);
+		KTEST_EXPECT_STREQ(t, kmem_debug_last.cache, "kd_align");
+		KTEST_EXPECT_TRUE(t, site_in(kmem_debug_last.alloc_site, site_cache_alloc));
+		kmem_debug_flush();
+		KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	}
+}
+
+/* The right red zone runs to the end of the allocator's block: a write in
+ * a bigblock's slack is found, by kmem_check on a live object. */
+static void bigblock_tail_slack(struct ktest *t)
+{
+	size_t size = 131072 + 100, end;
+	u8 *p = site_alloc(size, GFP_KERNEL | __GFP_NOWARN);
+
+	if (!p) {
+		ktest_skip(t, "no 256 KiB block");
+		return;
+	}
+	end = kmem_debug_block_end(p);
+	KTEST_EXPECT_GE(t, end, size + PAGE_SIZE);
+	p[end - 1] = 0x77;
+	ktest_expect_reports(t, 1);
+	KTEST_EXPECT_EQ(t, kmem_check(), 1);
+	KTEST_EXPECT_EQ(t, kmem_debug_last.offset, (long)(end - 1));
+	KTEST_EXPECT_EQ(t, kmem_debug_last.right, 1);
+	KTEST_EXPECT_EQ(t, kmem_debug_last.nr_bytes, 1u);
+	KTEST_EXPECT_EQ(t, kmem_debug_last.bytes[0], 0x77);
+	KTEST_EXPECT_TRUE(t, site_in(kmem_debug_last.alloc_site, site_alloc));
+	KTEST_EXPECT_EQ(t, kmem_check(), 0);		/* repaired */
+	site_free(p);
+}
+
+/* Bad pointers to the layer are reported and change nothing. */
+static void bad_pointers_change_nothing(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("kd_bad", 32, 0, 0, NULL, NULL);
+	unsigned long bad = kmem_bad_free_count;
+	u8 *p = kmalloc(32, GFP_KERNEL);
+	void *o;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	o = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, o);
+	ktest_expect_reports(t, 5);
+	kfree(p + 8);			/* inside the block: the allocator refuses it */
+	kmem_cache_free(c, p);		/* a kmalloc() block to a cache */
+	kfree(o);			/* a cache object to kfree */
+	KTEST_EXPECT_EQ(t, ksize(o), (size_t)0);
+	kmem_cache_free(c, ZERO_SIZE_PTR);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 5);
+	KTEST_EXPECT_EQ(t, ksize(p), (size_t)32);
+	KTEST_EXPECT_EQ(t, kmem_check(), 0);
+	kfree(p);
+	kmem_cache_free(c, o);
+	kmem_debug_flush();
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* Random kmalloc/krealloc/kfree with contents checked: no report at all. */
+static void clean_workload_no_reports(struct ktest *t)
+{
+	static void *slot[64];
+	static size_t len[64];
+	unsigned long reports = kmem_debug_reports, bad = kmem_bad_free_count;
+	struct rnd_state r;
+	unsigned int i;
+
+	prandom_seed(&r, 15);
+	for (i = 0; i < 3000; i++) {
+		unsigned int k = prandom_below(&r, 64);
+		size_t n = 1 + prandom_below(&r, prandom_below(&r, 8) ? 300 : 5000);
+
+		if (slot[k]) {
+			KTEST_EXPECT_NULL(t, memchr_inv(slot[k], (int)(len[k] & 0xff), len[k]));
+			if (prandom_below(&r, 3)) {
+				kfree(slot[k]);
+				slot[k] = NULL;
+				continue;
+			}
+			slot[k] = krealloc(slot[k], n, GFP_KERNEL);
+		} else {
+			slot[k] = kmalloc(n, GFP_KERNEL);
+		}
+		if (slot[k]) {
+			len[k] = n;
+			memset(slot[k], (int)(n & 0xff), n);
+		}
+	}
+	for (i = 0; i < 64; i++) {
+		kfree(slot[i]);
+		slot[i] = NULL;
+	}
+	KTEST_EXPECT_EQ(t, kmem_check(), 0);
+	KTEST_EXPECT_EQ(t, kmem_debug_flush(), 0);
+	KTEST_EXPECT_EQ(t, kmem_debug_reports, reports);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad);
+}
+
+/* A small trace replayed with ZPU: no report, no corruption, no leak. */
+#define TRACE_ALLOCS	200
+
+static size_t build_trace(void *buf)
+{
+	struct replay_header *h = buf;
+	struct replay_cache *c = (struct replay_cache *)(h + 1);
+	struct replay_op *op = (struct replay_op *)(c + 2);
+	unsigned int i, n = 0;
+
+	memset(buf, 0, sizeof(*h) + 2 * sizeof(*c));
+	memcpy(h->magic, REPLAY_MAGIC, 4);
+	h->version = REPLAY_VERSION;
+	h->nr_caches = 2;
+	h->nr_slots = 4;
+	h->nr_allocs = TRACE_ALLOCS;
+	h->nr_frees = TRACE_ALLOCS;
+	c[0].object_size = 52;
+	memcpy(c[0].name, "kd_replay", sizeof("kd_replay"));
+	c[1].object_size = 192;
+	c[1].align = 64;
+	memcpy(c[1].name, "kd_replay_al", sizeof("kd_replay_al"));
+	for (i = 0; i < TRACE_ALLOCS; i++) {
+		u32 slot = (i % 4) << REPLAY_SLOT_SHIFT;
+
+		if (i >= 4)
+			op[n++] = (struct replay_op){ REPLAY_FREE | slot, 0 };
+		if (i % 3 == 1)
+			op[n++] = (struct replay_op){ REPLAY_CACHE_ALLOC | slot, i % 2 };
+		else
+			op[n++] = (struct replay_op){ REPLAY_KMALLOC | slot, 8u + i * 37u };
+	}
+	for (i = 0; i < 4; i++)
+		op[n++] = (struct replay_op){ REPLAY_FREE | i << REPLAY_SLOT_SHIFT, 0 };
+	h->nr_ops = n;
+	return sizeof(*h) + 2 * sizeof(*c) + n * sizeof(*op);
+}
+
+static void replay_without_false_reports(struct ktest *t)
+{
+	size_t cap = sizeof(struct replay_header) + 2 * sizeof(struct replay_cache) +
+		     (2 * TRACE_ALLOCS + 4) * sizeof(struct replay_op);
+	unsigned long reports = kmem_debug_reports, bad = kmem_bad_free_count;
+	static struct replay_result res;
+	void *buf = kmalloc(cap, GFP_KERNEL);
+	size_t len;
+
+	KTEST_ASSERT_NOT_NULL(t, buf);
+	len = build_trace(buf);
+	KTEST_EXPECT_EQ(t, replay_run(buf, len, &res), 0);
+	KTEST_EXPECT_EQ(t, res.corruptions, 0ul);
+	KTEST_EXPECT_EQ(t, res.failures, 0ul);
+	KTEST_EXPECT_EQ(t, res.allocs, (unsigned long)TRACE_ALLOCS);
+	KTEST_EXPECT_EQ(t, kmem_check(), 0);
+	KTEST_EXPECT_EQ(t, kmem_debug_reports, reports);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad);
+	kfree(buf);
+}
+
+static const struct ktest_case kmem_debug_cases[] = {
+	KTEST_CASE(settings_syntax),
+	KTEST_CASE(names_limit_the_checks),
+	KTEST_CASE(overflow_by_one_at_end),
+	KTEST_CASE(underflow_before_start),
+	KTEST_CASE(write_after_free_at_offsets),
+	KTEST_CASE(double_free_shows_both_sites),
+	KTEST_CASE(leak_found_at_call_site),
+	KTEST_CASE(destroy_with_live_objects),
+	KTEST_CASE(ctor_cache_with_poison),
+	KTEST_CASE(gfp_zero_still_zeroes),
+	KTEST_CASE(aligned_cache_keeps_alignment),
+	KTEST_CASE(bigblock_tail_slack),
+	KTEST_CASE(bad_pointers_change_nothing),
+	KTEST_CASE(clean_workload_no_reports),
+	KTEST_CASE(replay_without_false_reports),
+	{}
+};
+
+static const struct ktest_suite kmem_debug_suite = {
+	.name = "kmem_debug", .cases = kmem_debug_cases, .init = kd_init, .exit = kd_exit,
+};
+KTEST_SUITE(kmem_debug_suite);
