@@ -28,6 +28,18 @@
  * the page allocator at once; every 2 seconds a timer drains part of each
  * idle magazine and gives back the free slabs.
  *
+ * SMP: a magazine is only ever changed by its own CPU, with interrupts off.
+ * Shrink, destroy and tune reach the other CPUs' magazines as Linux 2.6
+ * did, through on_each_cpu(): each CPU drains (or swaps) its own, then the
+ * cache lock covers the slabs.  The reaper is one timer per CPU, armed on
+ * that CPU (timers run where they were armed), so each CPU ages its own
+ * magazines in its own timer interrupt without an IPI: an IPI cannot be
+ * sent from the timer interrupt (smp_call_function() wants process context
+ * with interrupts on), and a per-CPU timer costs nothing on idle CPUs.  A
+ * free claims its object with one compare-and-swap of the bufctl state
+ * (held -> cached), so of two CPUs freeing the same object exactly one
+ * wins and the other reports a double free.
+ *
  * kmalloc() uses general caches of 32 bytes to 128 KiB and takes larger
  * blocks from the page allocator (PG_bigblock on the head page).  A bad
  * kfree()/kmem_cache_free() (not an object start, another cache's object,
@@ -63,10 +75,12 @@ LIST_HEAD(large_blocks);
 DEFINE_SPINLOCK(large_block_lock);	/* large_blocks, large_block_pages, PG_bigblock */
 unsigned long large_block_pages;
 
-unsigned long slab_reap_passes;
-static struct timer_list reap_timer;
+unsigned long slab_reap_passes[NR_CPUS];
+static struct timer_list reap_timers[NR_CPUS];
+static unsigned char reaper_armed[NR_CPUS];	/* written by that CPU only */
+static int reaper_enabled;		/* timers work: kmem_cache_init_late() ran */
 unsigned int slab_break_order;
-unsigned long slab_zero_ctor_refusals;
+atomic_long_t slab_zero_ctor_refusals;
 
 /* Until kmalloc() works, caches get static one-entry magazines. */
 #define BOOT_CPUCACHE_ENTRIES	1
@@ -172,8 +186,8 @@ static void *slab_get_obj(struct kmem_cache *c, struct slab *slabp)
 {
 	kmem_bufctl_t *bufctl = slab_bufctl(slabp), idx = slabp->free;
 
-	slabp->free = bufctl[idx];
-	bufctl[idx] = BUFCTL_CACHED;
+	slabp->free = bufctl_read(&bufctl[idx]);
+	bufctl_write(&bufctl[idx], BUFCTL_CACHED);
 	slabp->inuse++;
 	c->free_objects--;
 	return index_to_obj(c, slabp, idx);
@@ -184,16 +198,19 @@ static void slab_put_obj(struct kmem_cache *c, struct slab *slabp, void *objp)
 {
 	kmem_bufctl_t idx = obj_to_index(c, slabp, objp);
 
-	slab_bufctl(slabp)[idx] = slabp->free;
+	bufctl_write(&slab_bufctl(slabp)[idx], slabp->free);
 	slabp->free = idx;
 	slabp->inuse--;
 	c->free_objects++;
 }
 
-/* Moves up to n objects from the partial slabs, then the free ones, to ac. */
+/* Moves up to n objects from the partial slabs, then the free ones, to
+ * this CPU's ac. */
 static void refill_from_slabs(struct kmem_cache *c, struct array_cache *ac, unsigned int n)
 {
-	while (n) {
+	unsigned int avail = ac->avail;
+
+	for (; n; ac_set_avail(ac, avail)) {
 		struct list_head *head = &c->slabs_partial;
 		struct slab *slabp;
 
@@ -205,7 +222,7 @@ static void refill_from_slabs(struct kmem_cache *c, struct array_cache *ac, unsi
 		}
 		slabp = list_first_entry(head, struct slab, list);
 		for (; n && slabp->inuse < c->num; n--)
-			ac->entry[ac->avail++] = slab_get_obj(c, slabp);
+			ac->entry[avail++] = slab_get_obj(c, slabp);
 		list_move(&slabp->list,
 			  slabp->free == BUFCTL_END ? &c->slabs_full : &c->slabs_partial);
 	}
@@ -239,14 +256,15 @@ static void free_block(struct kmem_cache *c, void **objpp, unsigned int nr,
 	}
 }
 
-/* Returns the n oldest (coldest) objects of ac to their slabs. */
+/* Returns the n oldest (coldest) objects of ac to their slabs: this CPU's
+ * ac, or one no CPU uses any more. */
 static void drain_array_locked(struct kmem_cache *c, struct array_cache *ac, unsigned int n,
 			       struct list_head *dead)
 {
 	n = min(n, ac->avail);
 	free_block(c, ac->entry, n, dead);
-	ac->avail -= n;
-	memmove(ac->entry, ac->entry + n, ac->avail * sizeof(void *));
+	memmove(ac->entry, ac->entry + n, (ac->avail - n) * sizeof(void *));
+	ac_set_avail(ac, ac->avail - n);
 }
 
 /* Retires the free slabs beyond the first keep to dead. */
@@ -288,17 +306,22 @@ static struct slab *alloc_slabmgmt(struct kmem_cache *c, void *addr, size_t colo
 	return slabp;
 }
 
-/* Points every page of a slab at c and slabp (PG_slab), or clears them (c NULL). */
+/* Points every page of a slab at c and slabp and sets PG_slab, or clears
+ * them (c NULL).  The flag changes under zone_lock (page_update_flags()),
+ * set after the pointers and cleared before them. */
 static void slab_map_pages(struct page *page, unsigned int order, struct kmem_cache *c,
 			   struct slab *slabp)
 {
 	unsigned long i;
 
+	if (!c)
+		page_update_flags(page, 1UL << order, 0, PG_slab);
 	for (i = 0; i < (1UL << order); i++) {
-		page[i].flags = c ? page[i].flags | PG_slab : page[i].flags & ~PG_slab;
 		page[i].slab_cache = c;
 		page[i].slab = slabp;
 	}
+	if (c)
+		page_update_flags(page, 1UL << order, PG_slab, 0);
 }
 
 /* Constructs every object of a new slab and chains them all as free. */
@@ -394,8 +417,10 @@ static void obj_set_state(struct kmem_cache *c, const void *objp, kmem_bufctl_t 
 {
 	struct slab *slabp = virt_to_page(objp)->slab;
 
-	slab_bufctl(slabp)[obj_to_index(c, slabp, objp)] = state;
+	bufctl_write(&slab_bufctl(slabp)[obj_to_index(c, slabp, objp)], state);
 }
+
+static void start_cpu_reaper(void *unused);
 
 /* Refills the empty array cache (growing the cache if the slabs have no
  * free object) and takes an object.  NULL if out of memory.  Interrupts off. */
@@ -403,12 +428,15 @@ static void *cache_alloc_refill(struct kmem_cache *c, gfp_t flags)
 {
 	struct array_cache *ac = cpu_cache(c);
 
+	start_cpu_reaper(NULL);
 	for (;;) {
 		spin_lock(&c->lock);
 		refill_from_slabs(c, ac, ac->batchcount);
 		spin_unlock(&c->lock);
-		if (ac->avail)
-			return ac->entry[--ac->avail];
+		if (ac->avail) {
+			ac_set_avail(ac, ac->avail - 1);
+			return ac->entry[ac->avail];
+		}
 		if (!cache_grow(c, flags))
 			return NULL;
 	}
@@ -426,7 +454,12 @@ static void *cache_alloc(struct kmem_cache *c, gfp_t flags, kmem_bufctl_t state)
 	local_irq_save(save);
 	ac = cpu_cache(c);
 	ac->touched = 1;
-	objp = likely(ac->avail) ? ac->entry[--ac->avail] : cache_alloc_refill(c, flags);
+	if (likely(ac->avail)) {
+		ac_set_avail(ac, ac->avail - 1);
+		objp = ac->entry[ac->avail];
+	} else {
+		objp = cache_alloc_refill(c, flags);
+	}
 	if (objp)
 		obj_set_state(c, objp, state);
 	local_irq_restore(save);
@@ -438,30 +471,65 @@ static void *cache_alloc(struct kmem_cache *c, gfp_t flags, kmem_bufctl_t state)
 	return objp;
 }
 
+/* Why an object whose state is seen cannot be freed as one in state want
+ * (ACTIVE from callers, INTERNAL from the allocator itself). */
+static const char *state_mismatch(kmem_bufctl_t seen)
+{
+	if (seen == BUFCTL_INTERNAL)
+		return "the allocator's own object (a cache, descriptor or array cache)";
+	if (seen == BUFCTL_ACTIVE)
+		return "not the allocator's own object";
+	if (seen == BUFCTL_CACHED)
+		return "double free (the object is in an array cache already)";
+	return "double free (the object is on its slab's free list)";
+}
+
+/* The state word of objp on page if it is the start of an object of c;
+ * else NULL with *why set. */
+static kmem_bufctl_t *locate_obj(struct kmem_cache *c, const struct page *page,
+				 const void *objp, const char **why)
+{
+	kmem_bufctl_t *state = NULL;
+
+	*why = NULL;
+	if (!page || !(page->flags & PG_slab))
+		*why = "not a slab object";
+	else if (page->slab_cache != c)
+		*why = "the object belongs to another cache";
+	else if (!(state = obj_bufctl(c, page, objp)))
+		*why = "not the start of an object";
+	return *why ? NULL : state;
+}
+
 /* Why objp on page cannot be freed into c, or NULL if it can: the start
- * of an object of c in state want (ACTIVE from callers, INTERNAL from the
- * allocator itself). */
+ * of an object of c in state want.  Looks only (ksize()). */
 static const char *cache_free_check(struct kmem_cache *c, const struct page *page,
 				    const void *objp, kmem_bufctl_t want)
 {
-	const kmem_bufctl_t *state;
+	const char *why;
+	kmem_bufctl_t *state = locate_obj(c, page, objp, &why), seen;
 
-	if (!page || !(page->flags & PG_slab))
-		return "not a slab object";
-	if (page->slab_cache != c)
-		return "the object belongs to another cache";
-	state = obj_bufctl(c, page, objp);
 	if (!state)
-		return "not the start of an object";
-	if (*state == want)
+		return why;
+	seen = bufctl_read(state);
+	return seen == want ? NULL : state_mismatch(seen);
+}
+
+/* Like cache_free_check(), and if objp can be freed, makes it CACHED in
+ * the same atomic step (compare-and-swap): of two CPUs freeing one object,
+ * one gets NULL and the other the reason. */
+static const char *cache_free_claim(struct kmem_cache *c, const struct page *page,
+				    const void *objp, kmem_bufctl_t want)
+{
+	const char *why;
+	kmem_bufctl_t *state = locate_obj(c, page, objp, &why), seen = want;
+
+	if (!state)
+		return why;
+	if (__atomic_compare_exchange_n(state, &seen, BUFCTL_CACHED, 0, __ATOMIC_RELAXED,
+					__ATOMIC_RELAXED))
 		return NULL;
-	if (*state == BUFCTL_INTERNAL)
-		return "the allocator's own object (a cache, descriptor or array cache)";
-	if (*state == BUFCTL_ACTIVE)
-		return "not the allocator's own object";
-	if (*state == BUFCTL_CACHED)
-		return "double free (the object is in the array cache already)";
-	return "double free (the object is on its slab's free list)";
+	return state_mismatch(seen);
 }
 
 /* Pushes a just-CACHED object on this CPU's array cache, flushing
@@ -472,12 +540,14 @@ static void __cache_free(struct kmem_cache *c, void *objp)
 	LIST_HEAD(dead);
 
 	if (unlikely(ac->avail >= ac->limit)) {		/* cache_flusharray */
+		start_cpu_reaper(NULL);
 		spin_lock(&c->lock);
 		drain_array_locked(c, ac, ac->batchcount, &dead);
 		spin_unlock(&c->lock);
 		slabs_destroy(c, &dead);
 	}
-	ac->entry[ac->avail++] = objp;
+	ac->entry[ac->avail] = objp;
+	ac_set_avail(ac, ac->avail + 1);
 }
 
 /* Frees objp into c (NULL: the cache owning it) if it is an object there
@@ -492,10 +562,9 @@ static int cache_free_checked(struct kmem_cache *c, const void *objp, kmem_bufct
 	local_irq_save(save);
 	if (!c && page)
 		c = page->slab_cache;
-	why = cache_free_check(c, page, objp, want);
+	why = cache_free_claim(c, page, objp, want);
 	if (!why) {
 		kmem_mark_freed(objp, c->obj_size);
-		obj_set_state(c, objp, BUFCTL_CACHED);
 		__cache_free(c, (void *)objp);
 	}
 	local_irq_restore(save);
@@ -534,7 +603,7 @@ static int zero_with_ctor(struct kmem_cache *c, gfp_t flags)
 {
 	if (likely(!(flags & __GFP_ZERO) || !c->ctor))
 		return 0;
-	slab_zero_ctor_refusals++;
+	atomic_long_inc(&slab_zero_ctor_refusals);
 	pr_err("kmem_cache_alloc: __GFP_ZERO on cache %s, which has a constructor: refused\n",
 	       c->name);
 	return 1;
@@ -584,7 +653,7 @@ static void *kmalloc_large(size_t size, gfp_t flags)
 	if (!page)
 		return NULL;
 	spin_lock_irqsave(&large_block_lock, save);
-	page->flags |= PG_bigblock;
+	page_update_flags(page, 1, PG_bigblock, 0);
 	list_add(&page->lru, &large_blocks);
 	large_block_pages += 1UL << order;
 	spin_unlock_irqrestore(&large_block_lock, save);
@@ -602,7 +671,7 @@ static int kfree_large(struct page *page, const void *objp, void *caller)
 	spin_lock_irqsave(&large_block_lock, save);
 	ok = page && (page->flags & PG_bigblock) && objp == page_address(page);
 	if (ok) {
-		page->flags &= ~PG_bigblock;
+		page_update_flags(page, 1, 0, PG_bigblock);
 		list_del_init(&page->lru);
 		order = page->order;
 		large_block_pages -= 1UL << order;
@@ -684,6 +753,14 @@ static void cache_set_tunables(struct kmem_cache *c, unsigned int limit, unsigne
 	c->free_limit = (1 + NR_CPUS) * batch + c->num;
 }
 
+static int is_boot_array(const struct array_cache *ac)
+{
+	return (const char *)ac >= (const char *)boot_arrays &&
+	       (const char *)ac < (const char *)(boot_arrays + ARRAY_SIZE(boot_arrays));
+}
+
+static int cache_listed(const struct kmem_cache *c);
+
 /* Gives c static one-entry array caches (boot, before kmalloc() works). */
 static void setup_boot_arrays(struct kmem_cache *c)
 {
@@ -697,39 +774,158 @@ static void setup_boot_arrays(struct kmem_cache *c)
 	cache_set_tunables(c, BOOT_CPUCACHE_ENTRIES, BOOT_CPUCACHE_ENTRIES);
 }
 
-/* Gives c array caches of limit entries from the general caches (internal
- * objects), emptying its static boot ones.  Returns 0, or -1 (c unchanged)
- * if out of memory. */
+/* ---- running on every CPU -------------------------------------------------- */
+
+/*
+ * Runs fn(info) on every online CPU with interrupts off, each CPU working
+ * on its own magazines: on_each_cpu(), as Linux 2.6 drained and swapped
+ * them.  A caller with interrupts off cannot wait for the others (two such
+ * callers would wait on each other for ever), so then fn runs here only.
+ * Returns 1 if every online CPU ran fn, 0 if only this one did.
+ */
+static int slab_on_each_cpu(smp_call_func_t fn, void *info)
+{
+	if (!irqs_disabled()) {
+		on_each_cpu(fn, info, 1);
+		return 1;
+	}
+	fn(info);
+	return num_online_cpus() == 1;
+}
+
+/* A drain run on every CPU: of one cache (c) or of all (c NULL); pages
+ * counts the pages of the slabs the drains destroyed. */
+struct drain_req {
+	struct kmem_cache *c;
+	atomic_long_t pages;
+};
+
+/* Empties this CPU's magazine of c into the slabs; adds the pages of the
+ * slabs destroyed to *pages.  Interrupts off; takes c->lock. */
+static void drain_cpu(struct kmem_cache *c, atomic_long_t *pages)
+{
+	struct array_cache *ac = cpu_cache(c);
+	LIST_HEAD(dead);
+
+	spin_lock(&c->lock);
+	drain_array_locked(c, ac, ac->avail, &dead);
+	spin_unlock(&c->lock);
+	atomic_long_add((long)(slabs_destroy(c, &dead) << c->gfporder), pages);
+}
+
+/* This CPU's part of a drain_req (on_each_cpu): its magazine of one cache,
+ * or of every cache newest first (slabs destroyed on the way free
+ * descriptors into older caches).  Interrupts off; takes cache_chain_lock
+ * for all. */
+static void drain_local(void *arg)
+{
+	struct drain_req *req = arg;
+	struct kmem_cache *c;
+
+	if (req->c) {
+		drain_cpu(req->c, &req->pages);
+		return;
+	}
+	spin_lock(&cache_chain_lock);
+	list_for_each_entry_reverse(c, &cache_chain, next)
+		drain_cpu(c, &req->pages);
+	spin_unlock(&cache_chain_lock);
+}
+
+/* A magazine swap: fresh[] are the new magazines; each CPU puts its own
+ * in and leaves the old one in old[]. */
+struct ccupdate {
+	struct kmem_cache *c;
+	struct array_cache *fresh[NR_CPUS];
+	struct array_cache *old[NR_CPUS];	/* NULL: not swapped yet */
+};
+
+/* Swaps slot cpu of u's cache.  u->c->lock held (the counts read every slot). */
+static void ccupdate_slot(struct ccupdate *u, unsigned int cpu)
+{
+	u->old[cpu] = u->c->array[cpu];
+	u->c->array[cpu] = u->fresh[cpu];
+}
+
+/* This CPU's part of a swap (on_each_cpu).  Interrupts off; takes c->lock. */
+static void ccupdate_local(void *info)
+{
+	struct ccupdate *u = info;
+
+	spin_lock(&u->c->lock);
+	ccupdate_slot(u, smp_processor_id());
+	spin_unlock(&u->c->lock);
+}
+
+/* ---- array cache sizing (continued) ----------------------------------------- */
+
+/* New magazines for every slot of c, or -1 (none kept) if out of memory. */
+static int alloc_magazines(struct ccupdate *u, unsigned int limit, unsigned int batch)
+{
+	size_t bytes = sizeof(struct array_cache) + limit * sizeof(void *);
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		u->fresh[cpu] = internal_alloc(kmem_find_general_cachep(bytes), GFP_KERNEL);
+		if (!u->fresh[cpu]) {
+			while (cpu--)
+				internal_free(NULL, u->fresh[cpu]);
+			return -1;
+		}
+		*u->fresh[cpu] = (struct array_cache){ .limit = limit, .batchcount = batch };
+		u->old[cpu] = NULL;
+	}
+	return 0;
+}
+
+/*
+ * Gives c array caches of limit entries from the general caches (internal
+ * objects).  A listed cache may be in use on every CPU: each online CPU
+ * swaps its own slot (on_each_cpu), then the slots of offline CPUs (and all
+ * of an unlisted cache, which nobody else can reach) are swapped here; the
+ * old magazines' objects go back to the slabs.  Returns 0, or -1 (c
+ * unchanged) if out of memory or if other CPUs are online and interrupts
+ * are off.
+ */
 static int do_tune_cpucache(struct kmem_cache *c, unsigned int limit, unsigned int batch)
 {
-	struct array_cache *new[NR_CPUS], *old;
+	struct ccupdate u = { .c = c };
+	int listed = cache_listed(c);
 	unsigned long save;
 	unsigned int cpu;
 	LIST_HEAD(dead);
 
-	for (cpu = 0; cpu < NR_CPUS; cpu++) {
-		new[cpu] = internal_alloc(kmem_find_general_cachep(sizeof(struct array_cache) +
-								  limit * sizeof(void *)), GFP_KERNEL);
-		if (!new[cpu]) {
-			while (cpu--)
-				internal_free(NULL, new[cpu]);
-			return -1;
-		}
-		*new[cpu] = (struct array_cache){ .limit = limit, .batchcount = batch };
+	if (listed && irqs_disabled() && num_online_cpus() > 1) {
+		pr_err("slab: cannot resize the magazines of %s with interrupts off\n", c->name);
+		return -1;
 	}
+	if (alloc_magazines(&u, limit, batch))
+		return -1;
+	if (listed)
+		slab_on_each_cpu(ccupdate_local, &u);
 	local_irq_save(save);
 	spin_lock(&c->lock);
-	for (cpu = 0; cpu < NR_CPUS; cpu++) {	/* SMP: other CPUs' need an IPI */
-		old = c->array[cpu];
-		if (old)
-			drain_array_locked(c, old, old->avail, &dead);
-		c->array[cpu] = new[cpu];
-	}
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		if (!u.old[cpu] && u.c->array[cpu] != u.fresh[cpu])
+			ccupdate_slot(&u, cpu);		/* offline, or c unlisted */
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		if (u.old[cpu])				/* boot ones are static */
+			drain_array_locked(c, u.old[cpu], u.old[cpu]->avail, &dead);
 	cache_set_tunables(c, limit, batch);
 	spin_unlock(&c->lock);
 	local_irq_restore(save);
 	slabs_destroy(c, &dead);
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		if (u.old[cpu] && !is_boot_array(u.old[cpu]))
+			internal_free(NULL, u.old[cpu]);
 	return 0;
+}
+
+int slab_tune_cpucache(struct kmem_cache *c, unsigned int limit, unsigned int batch)
+{
+	if (!limit || !batch || batch > limit)
+		return -1;
+	return do_tune_cpucache(c, limit, batch);
 }
 
 /* Sizes c's array caches as Linux 2.6 did: fewer entries for larger objects. */
@@ -847,22 +1043,29 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 	return c;
 }
 
-/* Empties c's array caches and destroys its free slabs; returns the pages
- * freed.  Any context; takes c->lock. */
-static unsigned long __cache_shrink(struct kmem_cache *c)
+/* Destroys c's free slabs; returns the pages freed.  Any context; takes c->lock. */
+static unsigned long free_slabs_now(struct kmem_cache *c)
 {
 	unsigned long save;
-	unsigned int cpu;
 	LIST_HEAD(dead);
 
 	local_irq_save(save);
 	spin_lock(&c->lock);
-	for (cpu = 0; cpu < NR_CPUS; cpu++)	/* SMP: other CPUs' need an IPI */
-		drain_array_locked(c, c->array[cpu], c->array[cpu]->avail, &dead);
 	free_slabs_locked(c, 0, &dead);
 	spin_unlock(&c->lock);
 	local_irq_restore(save);
 	return slabs_destroy(c, &dead) << c->gfporder;
+}
+
+/* Empties every CPU's magazine of c (only this CPU's if interrupts are
+ * off: see slab_on_each_cpu()) and destroys its free slabs; returns the
+ * pages freed.  Takes c->lock. */
+static unsigned long __cache_shrink(struct kmem_cache *c)
+{
+	struct drain_req req = { c, ATOMIC_LONG_INIT(0) };
+
+	slab_on_each_cpu(drain_local, &req);
+	return (unsigned long)atomic_long_read(&req.pages) + free_slabs_now(c);
 }
 
 int kmem_cache_shrink(struct kmem_cache *c)
@@ -875,44 +1078,65 @@ int kmem_cache_shrink(struct kmem_cache *c)
 
 unsigned long kmem_reclaim(void)
 {
+	struct drain_req req = { NULL, ATOMIC_LONG_INIT(0) };
 	struct kmem_cache *c;
 	unsigned long save, pages = 0;
 
-	/* newest first: descriptors freed on the way go to older caches */
+	slab_on_each_cpu(drain_local, &req);
+	/* newest first: descriptors freed on the way go to older caches'
+	 * magazines here, drained when their turn comes */
 	spin_lock_irqsave(&cache_chain_lock, save);
-	list_for_each_entry_reverse(c, &cache_chain, next)
-		pages += __cache_shrink(c);
+	list_for_each_entry_reverse(c, &cache_chain, next) {
+		drain_cpu(c, &req.pages);
+		pages += free_slabs_now(c);
+	}
 	spin_unlock_irqrestore(&cache_chain_lock, save);
 	kmem_debug_validate("kmem_reclaim", NULL);
-	return pages;
+	return pages + (unsigned long)atomic_long_read(&req.pages);
+}
+
+/* Refuses (and reports) destroying c while it holds objects: held by
+ * callers, or left in other CPUs' magazines because interrupts were off
+ * (they cannot be drained then).  Else unlinks c and returns 0.  Takes
+ * c->lock, then cache_chain_lock. */
+static int cache_unlink_if_empty(struct kmem_cache *c)
+{
+	struct slab_counts n;
+	unsigned long save;
+
+	local_irq_save(save);		/* no interrupt allocates between check and unlink */
+	spin_lock(&c->lock);
+	cache_get_counts(c, &n);
+	spin_unlock(&c->lock);
+	if (!n.held && !n.cached) {
+		spin_lock(&cache_chain_lock);
+		list_del(&c->next);
+		spin_unlock(&cache_chain_lock);
+	}
+	local_irq_restore(save);
+	if (n.held)
+		pr_err("kmem_cache_destroy: cache %s still has %lu objects in use; not destroyed\n",
+		       c->name, n.held);
+	else if (n.cached)
+		pr_err("kmem_cache_destroy: cache %s has %lu objects in other CPUs' array caches, "
+		       "which cannot be drained with interrupts off; not destroyed\n",
+		       c->name, n.cached);
+	return n.held || n.cached ? -1 : 0;
 }
 
 int kmem_cache_destroy(struct kmem_cache *c)
 {
-	struct slab_counts n;
-	unsigned long save;
+	struct drain_req req = { c, ATOMIC_LONG_INIT(0) };
 
 	if (!cache_listed(c)) {
 		kmem_bad_free("kmem_cache_destroy", c, "not a live cache (destroyed already?)",
 			      __builtin_return_address(0));
 		return -1;
 	}
-	local_irq_save(save);		/* no interrupt allocates between check and unlink */
-	spin_lock(&c->lock);
-	cache_get_counts(c, &n);
-	spin_unlock(&c->lock);
-	if (!n.held) {
-		spin_lock(&cache_chain_lock);
-		list_del(&c->next);
-		spin_unlock(&cache_chain_lock);
-	}
-	local_irq_restore(save);
-	if (n.held) {
-		pr_err("kmem_cache_destroy: cache %s still has %lu objects in use; not destroyed\n",
-		       c->name, n.held);
+	slab_on_each_cpu(drain_local, &req);
+	if (cache_unlink_if_empty(c))
 		return -1;
-	}
-	__cache_shrink(c);
+	free_slabs_now(c);
 	WARN_ON(c->num_slabs);
 	cache_release(c);
 	kmem_debug_validate("kmem_cache_destroy", NULL);
@@ -931,9 +1155,10 @@ const char *kmem_cache_name(struct kmem_cache *c)
 
 /* ---- the reaper ------------------------------------------------------------------ */
 
-/* Reaps c: a magazine unused since the last pass gives a fifth of its limit
- * back; the free slabs go (one stays if the cache used a free slab since
- * the last pass, so an active cache does not thrash).  Interrupts off. */
+/* Reaps c on this CPU: its magazine, if unused since the last pass, gives
+ * a fifth of its limit back; the free slabs go (one stays if the cache
+ * used a free slab since the last pass, so an active cache does not
+ * thrash).  Interrupts off. */
 static void cache_reap_one(struct kmem_cache *c)
 {
 	struct array_cache *ac = cpu_cache(c);
@@ -950,20 +1175,35 @@ static void cache_reap_one(struct kmem_cache *c)
 	slabs_destroy(c, &dead);
 }
 
-/* The reap timer, every REAP_INTERVAL (SMP: each CPU its own magazines). */
+/* This CPU's reap timer, every REAP_INTERVAL: ages this CPU's magazines. */
 static void cache_reap(unsigned long unused)
 {
+	unsigned int cpu = smp_processor_id();
 	struct kmem_cache *c;
 	unsigned long save;
 
 	(void)unused;
-
 	spin_lock_irqsave(&cache_chain_lock, save);
 	list_for_each_entry(c, &cache_chain, next)
 		cache_reap_one(c);
-	slab_reap_passes++;
+	slab_reap_passes[cpu]++;
 	spin_unlock_irqrestore(&cache_chain_lock, save);
-	mod_timer(&reap_timer, round_jiffies_period(jiffies, REAP_INTERVAL));
+	mod_timer(&reap_timers[cpu], round_jiffies_period(jiffies, REAP_INTERVAL));
+}
+
+/* Arms this CPU's reap timer if it is not yet (once timers work).  On
+ * every CPU from kmem_cache_init_late(); a CPU started later arms its own
+ * on its first refill or flush.  Interrupts off. */
+static void start_cpu_reaper(void *unused)
+{
+	unsigned int cpu = smp_processor_id();
+
+	(void)unused;
+	if (likely(reaper_armed[cpu]) || !__atomic_load_n(&reaper_enabled, __ATOMIC_ACQUIRE))
+		return;
+	reaper_armed[cpu] = 1;
+	setup_timer(&reap_timers[cpu], cache_reap, cpu);
+	mod_timer(&reap_timers[cpu], round_jiffies_period(jiffies, REAP_INTERVAL));
 }
 
 /* ---- boot and accounting ------------------------------------------------------------ */
@@ -1007,10 +1247,11 @@ void kmem_cache_init(void)
 		slab_break_order, L1_CACHE_BYTES);
 }
 
+/* Arms every online CPU's reap timer.  Process context, interrupts on. */
 void kmem_cache_init_late(void)
 {
-	setup_timer(&reap_timer, cache_reap, 0);
-	mod_timer(&reap_timer, round_jiffies_period(jiffies, REAP_INTERVAL));
+	__atomic_store_n(&reaper_enabled, 1, __ATOMIC_RELEASE);
+	slab_on_each_cpu(start_cpu_reaper, NULL);
 }
 
 void cache_get_counts(struct kmem_cache *c, struct slab_counts *n)
@@ -1021,8 +1262,8 @@ void cache_get_counts(struct kmem_cache *c, struct slab_counts *n)
 	n->num_objs = c->num_slabs * c->num;
 	n->active_objs = n->num_objs - c->free_objects;
 	n->cached = 0;
-	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		n->cached += c->array[cpu]->avail;
+	for (cpu = 0; cpu < NR_CPUS; cpu++)	/* other CPUs' change meanwhile */
+		n->cached += ac_avail(c->array[cpu]);
 	n->held = n->active_objs - n->cached;
 }
 

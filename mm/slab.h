@@ -4,6 +4,7 @@
 #ifndef MM_SLAB_H
 #define MM_SLAB_H
 
+#include <tiny/atomic.h>
 #include <tiny/kernel.h>
 #include <tiny/list.h>
 #include <tiny/mm.h>
@@ -27,6 +28,18 @@ typedef unsigned int kmem_bufctl_t;
 #define BUFCTL_MARK	((kmem_bufctl_t)~4U)	/* only inside kmem_validate() */
 #define SLAB_LIMIT	((kmem_bufctl_t)~5U)	/* more objects per slab than this: never */
 
+/* A state word as any CPU may read or write it: a bad free on one CPU
+ * compare-and-swaps the word the owner of the object writes. */
+static inline kmem_bufctl_t bufctl_read(const kmem_bufctl_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+static inline void bufctl_write(kmem_bufctl_t *p, kmem_bufctl_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
 /* Slab descriptor, at the start of the slab (after the colour) or off-slab. */
 struct slab {
 	struct list_head list;		/* on the cache's full, partial or free list */
@@ -43,9 +56,11 @@ static inline kmem_bufctl_t *slab_bufctl(struct slab *slabp)
 }
 
 /*
- * Per-CPU LIFO magazine of object pointers.  Only its CPU touches it, with
- * local interrupts disabled and no lock (UP: that CPU is the only one);
- * kmem_validate() and the drains read it under the cache lock.
+ * Per-CPU LIFO magazine of object pointers.  Only its own CPU changes it,
+ * with local interrupts disabled and no lock: allocation, free, the reap
+ * timer (armed on that CPU) and the drains and swaps of shrink, destroy and
+ * tune (run there by on_each_cpu(), as in Linux 2.6).  Other CPUs only read
+ * avail, for the counts (ac_avail()).
  */
 struct array_cache {
 	unsigned int avail;		/* objects in entry[] */
@@ -54,6 +69,18 @@ struct array_cache {
 	unsigned int touched;		/* allocated from since the last reap */
 	void *entry[];			/* entry[avail - 1] is the hottest */
 };
+
+/* avail as another CPU may read it (a snapshot; the owner changes it without a lock). */
+static inline unsigned int ac_avail(const struct array_cache *ac)
+{
+	return __atomic_load_n(&ac->avail, __ATOMIC_RELAXED);
+}
+
+/* The owner's update of avail, a single store that ac_avail() may read. */
+static inline void ac_set_avail(struct array_cache *ac, unsigned int avail)
+{
+	__atomic_store_n(&ac->avail, avail, __ATOMIC_RELAXED);
+}
 
 /* Cache flag kept next to the SLAB_* ones: descriptors live off the slab. */
 #define CFLGS_OFF_SLAB		0x80000000UL
@@ -120,7 +147,9 @@ extern struct list_head large_blocks;
 extern spinlock_t large_block_lock;	/* large_blocks, large_block_pages, PG_bigblock */
 extern unsigned long large_block_pages;
 
-extern unsigned long slab_reap_passes;	/* completed reaper passes */
+/* Completed reaper passes, per CPU: each CPU's reap timer ages its own
+ * magazines (timers run on the CPU that armed them). */
+extern unsigned long slab_reap_passes[NR_CPUS];
 
 /* A slab grows past the smallest order that holds one object only while
  * below this order and wasting more than 1/8 (Linux 2.6's
@@ -129,7 +158,14 @@ extern unsigned long slab_reap_passes;	/* completed reaper passes */
 extern unsigned int slab_break_order;
 
 /* kmem_cache_alloc() calls refused: __GFP_ZERO on a cache with a constructor. */
-extern unsigned long slab_zero_ctor_refusals;
+extern atomic_long_t slab_zero_ctor_refusals;
+
+/* Gives c new magazines of limit entries (batch per refill or flush), each
+ * CPU swapping its own (on_each_cpu) and the old contents going back to
+ * the slabs.  Returns 0, or -1 (nothing changed) if out of memory or if
+ * other CPUs are online and interrupts are off (they cannot be asked).
+ * Process context. */
+int slab_tune_cpucache(struct kmem_cache *c, unsigned int limit, unsigned int batch);
 
 static inline struct array_cache *cpu_cache(struct kmem_cache *c)
 {
@@ -184,7 +220,7 @@ struct slab_counts {
 	unsigned long num_slabs;
 	unsigned long num_objs;		/* num_slabs * num */
 	unsigned long active_objs;	/* out of the slabs: held or in array caches */
-	unsigned long cached;		/* in array caches */
+	unsigned long cached;		/* in every CPU's array cache (a snapshot) */
 	unsigned long held;		/* held by callers */
 };
 /* Fills n from c's counters.  c->lock held, interrupts off. */

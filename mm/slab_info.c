@@ -20,8 +20,23 @@ static unsigned long count_free_slabs(struct kmem_cache *c)
 	return n;
 }
 
+/* Each online CPU's magazine of c as " cpu:avail/limit" entries, into buf. */
+static void format_magazines(struct kmem_cache *c, char *buf, size_t size)
+{
+	size_t len = 0;
+	unsigned int cpu;
+
+	buf[0] = '\0';
+	for_each_online_cpu(cpu)
+		if (len < size)
+			len += (size_t)snprintf(buf + len, size - len, " %u:%u/%u", cpu,
+						ac_avail(c->array[cpu]), c->array[cpu]->limit);
+}
+
+/* One line per cache; each online CPU's magazine (avail/limit) at its end. */
 static void report_cache(struct kmem_cache *c)
 {
+	char mags[NR_CPUS * 16];
 	unsigned long free_slabs;
 	struct slab_counts n;
 
@@ -29,10 +44,12 @@ static void report_cache(struct kmem_cache *c)
 	cache_get_counts(c, &n);
 	free_slabs = count_free_slabs(c);
 	spin_unlock(&c->lock);
-	printk("%-17s %6lu %6lu %6zu %4u %4lu : tunables %4u %4u %4u : slabdata %6lu %6lu %6u\n",
+	format_magazines(c, mags, sizeof(mags));
+	printk("%-17s %6lu %6lu %6zu %4u %4lu : tunables %4u %4u %4u : slabdata %6lu %6lu %6u"
+	       " : cpu avail/limit%s\n",
 	       c->name, n.active_objs, n.num_objs, c->buffer_size, c->num,
 	       1UL << c->gfporder, c->limit, c->batchcount, 0U,
-	       n.num_slabs - free_slabs, n.num_slabs, 0U);
+	       n.num_slabs - free_slabs, n.num_slabs, 0U, mags);
 }
 
 /* Prints /proc/slabinfo (version 2.1) for every cache, then the large blocks. */
@@ -45,7 +62,8 @@ void kmem_report(void)
 	printk("slabinfo - version: 2.1\n");
 	printk("# name            <active_objs> <num_objs> <objsize> <objperslab> "
 	       "<pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : "
-	       "slabdata <active_slabs> <num_slabs> <sharedavail>\n");
+	       "slabdata <active_slabs> <num_slabs> <sharedavail> : cpu avail/limit "
+	       "<cpu>:<avail>/<limit> ...\n");
 	spin_lock_irqsave(&cache_chain_lock, save);
 	list_for_each_entry(c, &cache_chain, next)
 		report_cache(c);
@@ -176,11 +194,33 @@ static int validate_list(struct kmem_cache *c, struct list_head *head, long want
 	return errors;
 }
 
+/* Another CPU's magazine changes under us: its entries below a snapshot of
+ * avail must be objects of c; their states are that CPU's to change. */
+static int validate_remote_array(struct kmem_cache *c, struct array_cache *ac, unsigned int cpu)
+{
+	unsigned int i, avail = ac_avail(ac);
+	int errors = 0;
+
+	if (avail > ac->limit) {
+		bad(c, "cpu %u array cache holds %u of %u entries\n", cpu, avail, ac->limit);
+		return errors;
+	}
+	for (i = 0; i < avail; i++) {
+		void *objp = __atomic_load_n(&ac->entry[i], __ATOMIC_RELAXED);
+
+		if (!obj_bufctl(c, virt_to_page(objp), objp))
+			bad(c, "cpu %u array entry %u (%p) is not an object of the cache\n", cpu, i,
+			    objp);
+	}
+	return errors;
+}
+
 /*
- * Checks that every entry of ac is an object of c in state CACHED, and
- * appears once: each entry's state is flipped to BUFCTL_MARK as it is seen
- * (a second sighting finds the mark) and put back afterwards.  c->lock
- * held, interrupts off: nothing else looks at the states meanwhile.
+ * Checks that every entry of this CPU's ac is an object of c in state
+ * CACHED, and appears once: each entry's state is flipped to BUFCTL_MARK
+ * as it is seen (a second sighting finds the mark) and put back
+ * afterwards.  c->lock held, interrupts off: only a bad free on another
+ * CPU looks at these states meanwhile, and it finds them not held.
  */
 static int validate_array(struct kmem_cache *c, struct array_cache *ac, unsigned int cpu)
 {
@@ -222,7 +262,9 @@ static int validate_cache(struct kmem_cache *c)
 	int errors = 0;
 
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		errors += validate_array(c, c->array[cpu], cpu);
+		errors += cpu == smp_processor_id() || !cpu_online(cpu) ?
+			  validate_array(c, c->array[cpu], cpu) :
+			  validate_remote_array(c, c->array[cpu], cpu);
 	errors += validate_list(c, &c->slabs_full, c->num, "full", &w);
 	errors += validate_list(c, &c->slabs_partial, -1, "partial", &w);
 	errors += validate_list(c, &c->slabs_free, 0, "free", &w);
@@ -232,7 +274,9 @@ static int validate_cache(struct kmem_cache *c)
 	if (w.slabs != c->num_slabs || w.free_objects != c->free_objects)
 		bad(c, "lists hold %lu slabs with %lu free objects, counters say %lu and %lu\n",
 		    w.slabs, w.free_objects, c->num_slabs, c->free_objects);
-	if (w.cached != n.cached || w.active != n.held)
+	/* with other CPUs online, held and cached trade places under us */
+	if (num_online_cpus() > 1 ? w.active + w.cached != n.active_objs :
+	    w.cached != n.cached || w.active != n.held)
 		bad(c, "%lu objects held and %lu cached, counters say %lu and %lu\n",
 		    w.active, w.cached, n.held, n.cached);
 	return errors;

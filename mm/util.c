@@ -11,7 +11,7 @@ unsigned long kmem_bad_free_count;
 
 void kmem_bad_free(const char *fn, const void *obj, const char *why, void *caller)
 {
-	kmem_bad_free_count++;
+	__atomic_fetch_add(&kmem_bad_free_count, 1, __ATOMIC_RELAXED);	/* any CPU */
 	ktest_count_report();
 	pr_err("%s: bad pointer %p from %p: %s; ignored\n", fn, obj, caller, why);
 }
