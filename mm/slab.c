@@ -40,7 +40,8 @@
  * (held -> cached), so of two CPUs freeing the same object exactly one
  * wins and the other reports a double free.
  *
- * kmalloc() uses general caches of 32 bytes to 128 KiB and takes larger
+ * kmalloc() uses general caches of 32 bytes to a page (powers of two and
+ * their three quarters from 256 up) and takes larger
  * blocks from the page allocator (PG_bigblock on the head page).  A bad
  * kfree()/kmem_cache_free() (not an object start, another cache's object,
  * a double free) is found in O(1) from the page and the bufctl state,
@@ -61,11 +62,11 @@ const char kmem_allocator_name[] = "SLAB";
 #define CACHE(x)	{ .cs_size = (x), .cs_name = "size-" #x }
 struct cache_sizes malloc_sizes[] = {
 	CACHE(32), CACHE(64), CACHE(96), CACHE(128), CACHE(192), CACHE(256),
-	CACHE(512), CACHE(1024), CACHE(2048), CACHE(4096), CACHE(8192),
-	CACHE(16384), CACHE(32768), CACHE(65536), CACHE(131072),
+	CACHE(384), CACHE(512), CACHE(768), CACHE(1024), CACHE(1536), CACHE(2048),
+	CACHE(3072), CACHE(4096), CACHE(6144), CACHE(8192), CACHE(12288), CACHE(16384),
 };
 const unsigned int nr_malloc_sizes = ARRAY_SIZE(malloc_sizes);
-static size_t kmalloc_max_size;		/* largest general cache made at boot */
+size_t kmalloc_max_size;		/* largest general cache made at boot */
 
 struct kmem_cache cache_cache;		/* laid out by kmem_cache_init() */
 LIST_HEAD(cache_chain);
@@ -631,16 +632,20 @@ void kmem_cache_free(struct kmem_cache *c, void *objp)
 
 struct kmem_cache *kmem_find_general_cachep(size_t size)
 {
-	/* malloc_sizes[]: 32, 64, 96, 128, 192, then the powers of two from 256 */
-	static const unsigned char small_index[] = { 0, 1, 2, 3, 4, 4 };
-	unsigned long bits;
+	/* malloc_sizes[]: 32, 64, 96, 128, 192, 256, then each power of two
+	 * from 512 with its three quarters before it */
+	static const unsigned char small_index[] = { 0, 1, 2, 3, 4, 4, 5, 5 };
+	unsigned long bits, pow2_index;
 
 	if (!size || size > kmalloc_max_size)
 		return NULL;
-	if (size <= 192)
+	if (size <= 256)
 		return malloc_sizes[small_index[(size - 1) / 32]].cs_cachep;
 	bits = sizeof(unsigned long) * 8 - (unsigned long)__builtin_clzl(size - 1);
-	return malloc_sizes[bits - 3].cs_cachep;	/* 193..256: 5, 257..512: 6, ... */
+	pow2_index = 7 + 2 * (bits - 9);	/* 512: 7, 1024: 9, ... */
+	if (size <= (3UL << (bits - 2)))	/* three quarters of 2^bits */
+		pow2_index--;
+	return malloc_sizes[pow2_index].cs_cachep;
 }
 
 /* A block of whole pages from the page allocator, on the large_blocks list. */
@@ -1228,6 +1233,8 @@ void kmem_cache_init(void)
 	for (i = 0; i < ARRAY_SIZE(malloc_sizes); i++) {
 		struct cache_sizes *cs = &malloc_sizes[i];
 
+		if (cs->cs_size > KMALLOC_MAX_CACHE_SIZE)
+			break;		/* larger: whole pages (see KMALLOC_MAX_CACHE_SIZE) */
 		/* powers of two naturally aligned; 96 and 192 to 32 and 64 */
 		cs->cs_cachep = kmem_cache_create(cs->cs_name, cs->cs_size,
 						  cs->cs_size & -cs->cs_size, 0, NULL, NULL);
@@ -1265,6 +1272,11 @@ void cache_get_counts(struct kmem_cache *c, struct slab_counts *n)
 	for (cpu = 0; cpu < NR_CPUS; cpu++)	/* other CPUs' change meanwhile */
 		n->cached += ac_avail(c->array[cpu]);
 	n->held = n->active_objs - n->cached;
+}
+
+unsigned long slab_internal_bytes_now(void)
+{
+	return (unsigned long)atomic_long_read(&slab_internal_bytes);
 }
 
 /* bytes_used: objects callers hold, at their padded size.  Off-slab

@@ -20,7 +20,7 @@
  * The allocator's own objects (struct kmem_cache, off-slab descriptors,
  * array caches) are INTERNAL: kfree() and kmem_cache_free() refuse them.
  */
-typedef unsigned int kmem_bufctl_t;
+typedef unsigned short kmem_bufctl_t;	/* 2 bytes: a 21st dentry fits a page */
 #define BUFCTL_END	((kmem_bufctl_t)~0U)	/* last free object */
 #define BUFCTL_ACTIVE	((kmem_bufctl_t)~1U)	/* held by a caller */
 #define BUFCTL_CACHED	((kmem_bufctl_t)~2U)	/* sitting in an array cache */
@@ -45,7 +45,7 @@ struct slab {
 	struct list_head list;		/* on the cache's full, partial or free list */
 	size_t colouroff;		/* bytes from the first page to s_mem */
 	void *s_mem;			/* first object */
-	unsigned int inuse;		/* objects off the free chain (held or cached) */
+	unsigned short inuse;		/* objects off the free chain (held or cached) */
 	kmem_bufctl_t free;		/* first free object, or BUFCTL_END */
 	/* kmem_bufctl_t bufctl[num] follows */
 };
@@ -133,6 +133,12 @@ struct cache_sizes {
 	struct kmem_cache *cs_cachep;	/* NULL if this PAGE_SIZE/MAX_ORDER cannot hold it */
 };
 extern struct cache_sizes malloc_sizes[];
+/* Larger kmalloc() requests take whole pages (a large block), not a
+ * general cache: an object of several pages cached in a magazine or on a
+ * free slab would park whole pages, and the pages themselves round no worse
+ * than the power-of-two classes would. */
+#define KMALLOC_MAX_CACHE_SIZE	PAGE_SIZE
+extern size_t kmalloc_max_size;		/* the largest general cache made */
 extern const unsigned int nr_malloc_sizes;
 
 /* The general cache kmalloc(size) uses, or NULL (0 or beyond the largest). */
@@ -225,5 +231,26 @@ struct slab_counts {
 };
 /* Fills n from c's counters.  c->lock held, interrupts off. */
 void cache_get_counts(struct kmem_cache *c, struct slab_counts *n);
+
+/* Where the bytes of the slabs and large blocks go, for the benchmark's
+ * overhead breakdown.  held = callers + internal + mgmt + tail + free_objs
+ * + cached + large_bytes; callers + large_bytes - the bytes asked for is
+ * the rounding to size classes and whole pages. */
+struct slab_breakdown {
+	unsigned long long held;	/* pages of slabs and large blocks, in bytes */
+	unsigned long long callers;	/* objects held by callers, at their class size */
+	unsigned long long internal;	/* the allocator's own objects (caches, magazines,
+					 * off-slab descriptors) */
+	unsigned long long mgmt;	/* on-slab descriptors and bufctls */
+	unsigned long long tail;	/* slab bytes no object uses (colour, leftover) */
+	unsigned long long free_objs;	/* free objects in partial and free slabs */
+	unsigned long long cached;	/* objects in the CPUs' magazines */
+	unsigned long long large_bytes;	/* large kmalloc blocks, whole pages */
+};
+/* Bytes of the allocator's own objects (internal_alloc()). */
+unsigned long slab_internal_bytes_now(void);
+/* Fills b from the caches' counters.  Takes cache_chain_lock, each cache's
+ * lock and large_block_lock. */
+void slab_get_breakdown(struct slab_breakdown *b);
 
 #endif /* MM_SLAB_H */

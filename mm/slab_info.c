@@ -78,6 +78,39 @@ void kmem_report(void)
 	       pages * (PAGE_SIZE / 1024));
 }
 
+void slab_get_breakdown(struct slab_breakdown *b)
+{
+	unsigned long save, pages;
+	struct kmem_cache *c;
+	struct slab_counts n;
+
+	*b = (struct slab_breakdown){ 0 };
+	spin_lock_irqsave(&cache_chain_lock, save);
+	list_for_each_entry(c, &cache_chain, next) {
+		unsigned long long slab_bytes = PAGE_SIZE << c->gfporder;
+		size_t mgmt = OFF_SLAB(c) ? 0 : c->slab_size;
+
+		spin_lock(&c->lock);
+		cache_get_counts(c, &n);
+		spin_unlock(&c->lock);
+		b->held += n.num_slabs * slab_bytes;
+		b->callers += (unsigned long long)n.held * c->buffer_size;
+		b->mgmt += (unsigned long long)n.num_slabs * mgmt;
+		b->tail += n.num_slabs * (slab_bytes - mgmt - (unsigned long long)c->num *
+					  c->buffer_size);
+		b->free_objs += (unsigned long long)(n.num_objs - n.active_objs) * c->buffer_size;
+		b->cached += (unsigned long long)n.cached * c->buffer_size;
+	}
+	spin_unlock_irqrestore(&cache_chain_lock, save);
+	b->internal = slab_internal_bytes_now();
+	b->callers -= b->internal;
+	spin_lock_irqsave(&large_block_lock, save);
+	pages = large_block_pages;
+	spin_unlock_irqrestore(&large_block_lock, save);
+	b->large_bytes = (unsigned long long)pages * PAGE_SIZE;
+	b->held += b->large_bytes;
+}
+
 /* ---- validator ------------------------------------------------------------- */
 
 #define bad(c, fmt, ...) do {							\

@@ -622,8 +622,8 @@ static void slabinfo_counts_match(struct ktest *t)
 
 static void kmalloc_size_classes(struct ktest *t)
 {
-	static const size_t asked[] = { 1, 32, 33, 90, 97, 150, 193, 1000, 4096, 131072 };
-	static const size_t got[] = { 32, 32, 64, 96, 128, 192, 256, 1024, 4096, 131072 };
+	static const size_t asked[] = { 1, 32, 33, 90, 97, 150, 193, 1000, 2049, PAGE_SIZE };
+	static const size_t got[] = { 32, 32, 64, 96, 128, 192, 256, 1024, 3072, PAGE_SIZE };
 	unsigned long before = large_block_pages;
 	unsigned int i;
 	void *p;
@@ -652,12 +652,15 @@ static void kmalloc_size_classes(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, kmem_cache_name(virt_to_page(p)->slab_cache), "size-96");
 	kfree(p);
 
-	p = kmalloc(131073, GFP_KERNEL);			/* past the largest class */
+	KTEST_EXPECT_EQ(t, kmalloc_max_size, (size_t)KMALLOC_MAX_CACHE_SIZE);
+	KTEST_EXPECT_NULL(t, kmem_find_general_cachep(kmalloc_max_size + 1));
+	p = kmalloc(kmalloc_max_size + 1, GFP_KERNEL);	/* past the largest class */
 	KTEST_ASSERT_NOT_NULL(t, p);
 	KTEST_EXPECT_TRUE(t, virt_to_page(p)->flags & PG_bigblock);
 	KTEST_EXPECT_FALSE(t, virt_to_page(p)->flags & PG_slab);
-	KTEST_EXPECT_EQ(t, ksize(p), PAGE_SIZE << get_order(131073));
-	KTEST_EXPECT_EQ(t, large_block_pages, before + (1UL << get_order(131073)));
+	KTEST_EXPECT_EQ(t, ksize(p), PAGE_SIZE << get_order(kmalloc_max_size + 1));
+	KTEST_EXPECT_EQ(t, large_block_pages,
+			before + (1UL << get_order(kmalloc_max_size + 1)));
 	kfree(p);
 	KTEST_EXPECT_FALSE(t, virt_to_page(p)->flags & PG_bigblock);
 	KTEST_EXPECT_EQ(t, large_block_pages, before);
