@@ -177,21 +177,36 @@ static int cache_layout(struct kmem_cache *c, size_t size, size_t align, unsigne
 		c->slab_size = slab_mgmt_size(c->num, c->align);
 	c->colour_off = max_t(size_t, L1_CACHE_BYTES, c->align);
 	c->colour = (unsigned int)(left / c->colour_off);
+	c->objs_bytes = c->num * c->buffer_size;
+	c->reciprocal_size = (u32)(((1ULL << 32) + c->buffer_size - 1) / c->buffer_size);
 	return 0;
 }
 
 /* ---- objects between slabs and array caches (c->lock held) ---------------- */
 
-/* Takes the first free object of slabp; it becomes CACHED. */
-static void *slab_get_obj(struct kmem_cache *c, struct slab *slabp)
+/* Takes up to n free objects of slabp into entry[], each CACHED; returns
+ * how many.  One pass down the free chain with the chain head, the count
+ * and the object address in registers: a refill moves every object a
+ * growing cache hands out. */
+static unsigned int slab_get_objs(struct kmem_cache *c, struct slab *slabp, void **entry,
+				  unsigned int n)
 {
 	kmem_bufctl_t *bufctl = slab_bufctl(slabp), idx = slabp->free;
+	char *s_mem = slabp->s_mem;
+	size_t size = c->buffer_size;
+	unsigned int taken;
 
-	slabp->free = bufctl_read(&bufctl[idx]);
-	bufctl_write(&bufctl[idx], BUFCTL_CACHED);
-	slabp->inuse++;
-	c->free_objects--;
-	return index_to_obj(c, slabp, idx);
+	for (taken = 0; taken < n && idx != BUFCTL_END; taken++) {
+		kmem_bufctl_t next = bufctl_read(&bufctl[idx]);
+
+		bufctl_write(&bufctl[idx], BUFCTL_CACHED);
+		entry[taken] = s_mem + (size_t)idx * size;
+		idx = next;
+	}
+	slabp->free = idx;
+	slabp->inuse += taken;
+	c->free_objects -= taken;
+	return taken;
 }
 
 /* Puts a CACHED object back at the head of its slab's free chain. */
@@ -209,7 +224,7 @@ static void slab_put_obj(struct kmem_cache *c, struct slab *slabp, void *objp)
  * this CPU's ac. */
 static void refill_from_slabs(struct kmem_cache *c, struct array_cache *ac, unsigned int n)
 {
-	unsigned int avail = ac->avail;
+	unsigned int avail = ac->avail, got;
 
 	for (; n; ac_set_avail(ac, avail)) {
 		struct list_head *head = &c->slabs_partial;
@@ -222,8 +237,9 @@ static void refill_from_slabs(struct kmem_cache *c, struct array_cache *ac, unsi
 			c->free_touched = 1;
 		}
 		slabp = list_first_entry(head, struct slab, list);
-		for (; n && slabp->inuse < c->num; n--)
-			ac->entry[avail++] = slab_get_obj(c, slabp);
+		got = slab_get_objs(c, slabp, ac->entry + avail, n);
+		avail += got;
+		n -= got;
 		list_move(&slabp->list,
 			  slabp->free == BUFCTL_END ? &c->slabs_full : &c->slabs_partial);
 	}
@@ -325,29 +341,45 @@ static void slab_map_pages(struct page *page, unsigned int order, struct kmem_ca
 		page_update_flags(page, 1UL << order, PG_slab, 0);
 }
 
-/* Constructs every object of a new slab and chains them all as free. */
-static void cache_init_objs(struct kmem_cache *c, struct slab *slabp)
+/* Constructs every object of a new slab, hands the first n (at most num)
+ * to entry[] as CACHED and chains the others as free: the objects a refill
+ * takes from a new slab never go through its free chain. */
+static void cache_init_objs(struct kmem_cache *c, struct slab *slabp, void **entry,
+			    unsigned int n)
 {
 	kmem_bufctl_t *bufctl = slab_bufctl(slabp);
-	unsigned int i;
+	unsigned int i, num = c->num;
+	char *objp = slabp->s_mem;
 
-	for (i = 0; i < c->num; i++) {
-		void *objp = index_to_obj(c, slabp, i);
-
-		if (c->ctor) {
-			kmem_mark_internal(objp, c->obj_size);
-			c->ctor(objp);
-			kmem_mark_noaccess(objp, c->obj_size);
-		}
-		bufctl[i] = i + 1;
+	for (i = 0; c->ctor && i < num; i++) {
+		kmem_mark_internal(index_to_obj(c, slabp, i), c->obj_size);
+		c->ctor(index_to_obj(c, slabp, i));
+		kmem_mark_noaccess(index_to_obj(c, slabp, i), c->obj_size);
 	}
-	bufctl[c->num - 1] = BUFCTL_END;
-	slabp->free = 0;
+	for (i = 0; i < n; i++, objp += c->buffer_size) {
+		bufctl[i] = BUFCTL_CACHED;
+		entry[i] = objp;
+	}
+	for (; i < num - 1; i++)
+		bufctl[i] = (kmem_bufctl_t)(i + 1);
+	if (n < num)
+		bufctl[num - 1] = BUFCTL_END;
+	slabp->free = n < num ? (kmem_bufctl_t)n : BUFCTL_END;
+	slabp->inuse = (unsigned short)n;
 }
 
-/* Adds a slab of constructed objects to the free list; 0 if out of memory.
- * Interrupts off; pages, descriptor and constructors without c->lock. */
-static int cache_grow(struct kmem_cache *c, gfp_t flags)
+/* The address of a page's memory (page_address(), inline). */
+static inline void *slab_page_address(const struct page *page)
+{
+	return (void *)(uintptr_t)((first_pfn + (unsigned long)(page - mem_map)) << PAGE_SHIFT);
+}
+
+/* Adds a slab of constructed objects to the cache, its first n objects
+ * (at most num) in this CPU's array cache ac, which has room for them;
+ * returns the number put there, or 0 if out of memory.  Interrupts off;
+ * pages, descriptor and constructors without c->lock. */
+static unsigned int cache_grow(struct kmem_cache *c, gfp_t flags, struct array_cache *ac,
+			       unsigned int n)
 {
 	struct page *page;
 	struct slab *slabp;
@@ -362,23 +394,25 @@ static int cache_grow(struct kmem_cache *c, gfp_t flags)
 	page = alloc_pages(flags & ~__GFP_ZERO, c->gfporder);
 	if (!page)
 		return 0;
-	slabp = alloc_slabmgmt(c, page_address(page), offset, flags);
+	slabp = alloc_slabmgmt(c, slab_page_address(page), offset, flags);
 	if (!slabp) {
 		__free_pages(page, c->gfporder);
 		return 0;
 	}
-	kmem_mark_noaccess(page_address(page), PAGE_SIZE << c->gfporder);
+	kmem_mark_noaccess(slab_page_address(page), PAGE_SIZE << c->gfporder);
 	if (!OFF_SLAB(c))
 		kmem_mark_internal(slabp, c->slab_size);
 	slab_map_pages(page, c->gfporder, c, slabp);
-	cache_init_objs(c, slabp);
+	n = min(n, c->num);
+	cache_init_objs(c, slabp, ac->entry + ac->avail, n);
+	ac_set_avail(ac, ac->avail + n);
 
 	spin_lock(&c->lock);
-	list_add_tail(&slabp->list, &c->slabs_free);
+	list_add_tail(&slabp->list, n == c->num ? &c->slabs_full : &c->slabs_partial);
 	c->num_slabs++;
-	c->free_objects += c->num;
+	c->free_objects += c->num - n;
 	spin_unlock(&c->lock);
-	return 1;
+	return n;
 }
 
 /* Destructs the objects of a retired slab and frees its pages and an
@@ -414,58 +448,75 @@ static unsigned long slabs_destroy(struct kmem_cache *c, struct list_head *list)
 
 /* ---- allocation and free: the per-CPU fast path ------------------------------ */
 
-static void obj_set_state(struct kmem_cache *c, const void *objp, kmem_bufctl_t state)
+/* kmem_debug_validate(), compiled in only with CONFIG_DEBUG_KMEM_VALIDATE:
+ * otherwise not even a call on the fast path. */
+static inline void slab_debug_validate(const char *op, const void *obj)
 {
-	struct slab *slabp = virt_to_page(objp)->slab;
+	if (IS_ENABLED(CONFIG_DEBUG_KMEM_VALIDATE))
+		kmem_debug_validate(op, obj);
+}
+
+/* The page of objp, known to be an object of a slab (no range check). */
+static inline struct page *slab_obj_page(const void *objp)
+{
+	return &mem_map[((uintptr_t)objp >> PAGE_SHIFT) - first_pfn];
+}
+
+/* Sets the state of objp, an object of c known to be in a slab. */
+static inline void obj_set_state(struct kmem_cache *c, const void *objp, kmem_bufctl_t state)
+{
+	struct slab *slabp = slab_obj_page(objp)->slab;
 
 	bufctl_write(&slab_bufctl(slabp)[obj_to_index(c, slabp, objp)], state);
 }
 
 static void start_cpu_reaper(void *unused);
 
-/* Refills the empty array cache (growing the cache if the slabs have no
- * free object) and takes an object.  NULL if out of memory.  Interrupts off. */
-static void *cache_alloc_refill(struct kmem_cache *c, gfp_t flags)
+/* Moves up to batchcount objects from the slabs to this CPU's empty array
+ * cache (growing the cache if the slabs have no free object) and takes
+ * one, still CACHED.  NULL if out of memory.  Interrupts off. */
+static noinline void *cache_alloc_refill(struct kmem_cache *c, gfp_t flags)
 {
 	struct array_cache *ac = cpu_cache(c);
 
 	start_cpu_reaper(NULL);
-	for (;;) {
-		spin_lock(&c->lock);
-		refill_from_slabs(c, ac, ac->batchcount);
-		spin_unlock(&c->lock);
-		if (ac->avail) {
-			ac_set_avail(ac, ac->avail - 1);
-			return ac->entry[ac->avail];
-		}
-		if (!cache_grow(c, flags))
-			return NULL;
-	}
+	ac->touched = 1;
+	spin_lock(&c->lock);
+	refill_from_slabs(c, ac, ac->batchcount);
+	spin_unlock(&c->lock);
+	if (!ac->avail && !cache_grow(c, flags, ac, ac->batchcount))
+		return NULL;
+	ac_set_avail(ac, ac->avail - 1);
+	return ac->entry[ac->avail];
 }
 
 /* An object of c in the given state (ACTIVE: for a caller, INTERNAL: for
  * the allocator), or NULL.  Any context: the array cache is used with
- * interrupts off and no lock (UP: one CPU). */
-static void *cache_alloc(struct kmem_cache *c, gfp_t flags, kmem_bufctl_t state)
+ * interrupts off and no lock (only this CPU changes it). */
+static __always_inline void *cache_alloc(struct kmem_cache *c, gfp_t flags,
+					 kmem_bufctl_t state)
 {
 	struct array_cache *ac;
 	unsigned long save;
+	unsigned int avail;
 	void *objp;
 
 	local_irq_save(save);
 	ac = cpu_cache(c);
-	ac->touched = 1;
-	if (likely(ac->avail)) {
-		ac_set_avail(ac, ac->avail - 1);
-		objp = ac->entry[ac->avail];
+	avail = ac->avail;
+	if (likely(avail)) {
+		ac->touched = 1;
+		ac_set_avail(ac, --avail);
+		objp = ac->entry[avail];
 	} else {
 		objp = cache_alloc_refill(c, flags);
+		if (unlikely(!objp)) {
+			local_irq_restore(save);
+			return NULL;
+		}
 	}
-	if (objp)
-		obj_set_state(c, objp, state);
+	obj_set_state(c, objp, state);
 	local_irq_restore(save);
-	if (!objp)
-		return NULL;
 	kmem_mark_allocated(objp, c->obj_size, c->ctor || (flags & __GFP_ZERO));
 	if (flags & __GFP_ZERO)
 		memset(objp, 0, c->obj_size);
@@ -485,21 +536,18 @@ static const char *state_mismatch(kmem_bufctl_t seen)
 	return "double free (the object is on its slab's free list)";
 }
 
-/* The state word of objp on page if it is the start of an object of c;
- * else NULL with *why set. */
-static kmem_bufctl_t *locate_obj(struct kmem_cache *c, const struct page *page,
-				 const void *objp, const char **why)
+/* Why objp on page is no object of c to free (not a slab page, another
+ * cache's, not an object's start), or NULL if it is one. */
+static const char *not_an_object(const struct kmem_cache *c, const struct page *page,
+				 const void *objp)
 {
-	kmem_bufctl_t *state = NULL;
-
-	*why = NULL;
 	if (!page || !(page->flags & PG_slab))
-		*why = "not a slab object";
-	else if (page->slab_cache != c)
-		*why = "the object belongs to another cache";
-	else if (!(state = obj_bufctl(c, page, objp)))
-		*why = "not the start of an object";
-	return *why ? NULL : state;
+		return "not a slab object";
+	if (page->slab_cache != c)
+		return "the object belongs to another cache";
+	if (!obj_bufctl(c, page, objp))
+		return "not the start of an object";
+	return NULL;
 }
 
 /* Why objp on page cannot be freed into c, or NULL if it can: the start
@@ -507,69 +555,103 @@ static kmem_bufctl_t *locate_obj(struct kmem_cache *c, const struct page *page,
 static const char *cache_free_check(struct kmem_cache *c, const struct page *page,
 				    const void *objp, kmem_bufctl_t want)
 {
-	const char *why;
-	kmem_bufctl_t *state = locate_obj(c, page, objp, &why), seen;
+	const char *why = not_an_object(c, page, objp);
+	kmem_bufctl_t seen;
 
-	if (!state)
+	if (why)
 		return why;
-	seen = bufctl_read(state);
+	seen = bufctl_read(obj_bufctl(c, page, objp));
 	return seen == want ? NULL : state_mismatch(seen);
 }
 
-/* Like cache_free_check(), and if objp can be freed, makes it CACHED in
- * the same atomic step (compare-and-swap): of two CPUs freeing one object,
- * one gets NULL and the other the reason. */
-static const char *cache_free_claim(struct kmem_cache *c, const struct page *page,
-				    const void *objp, kmem_bufctl_t want)
+/*
+ * Makes the state word CACHED if it holds want; returns the state seen
+ * (want: claimed).  Interrupts off.  With one CPU online nothing else can
+ * touch the word meanwhile, so a plain read and write are exact: a second
+ * CPU is started by this one from process context (never inside a free,
+ * which runs with interrupts off), so the count cannot grow between the
+ * test and the write.  With more CPUs a compare-and-swap: of two CPUs
+ * freeing one object, exactly one wins and the other sees CACHED.
+ */
+static inline kmem_bufctl_t claim_state(kmem_bufctl_t *state, kmem_bufctl_t want)
 {
-	const char *why;
-	kmem_bufctl_t *state = locate_obj(c, page, objp, &why), seen = want;
+	kmem_bufctl_t seen;
 
-	if (!state)
-		return why;
-	if (__atomic_compare_exchange_n(state, &seen, BUFCTL_CACHED, 0, __ATOMIC_RELAXED,
-					__ATOMIC_RELAXED))
-		return NULL;
-	return state_mismatch(seen);
+	if (likely(num_online_cpus() == 1)) {
+		seen = bufctl_read(state);
+		if (seen == want)
+			bufctl_write(state, BUFCTL_CACHED);
+		return seen;
+	}
+	seen = want;
+	__atomic_compare_exchange_n(state, &seen, BUFCTL_CACHED, 0, __ATOMIC_RELAXED,
+				    __ATOMIC_RELAXED);
+	return seen;
 }
 
-/* Pushes a just-CACHED object on this CPU's array cache, flushing
- * batchcount objects to the slabs first if it is full.  Interrupts off. */
-static void __cache_free(struct kmem_cache *c, void *objp)
+/* Makes room in this CPU's full array cache: its batchcount coldest
+ * objects go back to the slabs (cache_flusharray).  Interrupts off. */
+static noinline void cache_flusharray(struct kmem_cache *c, struct array_cache *ac)
 {
-	struct array_cache *ac = cpu_cache(c);
 	LIST_HEAD(dead);
 
-	if (unlikely(ac->avail >= ac->limit)) {		/* cache_flusharray */
-		start_cpu_reaper(NULL);
-		spin_lock(&c->lock);
-		drain_array_locked(c, ac, ac->batchcount, &dead);
-		spin_unlock(&c->lock);
-		slabs_destroy(c, &dead);
-	}
-	ac->entry[ac->avail] = objp;
-	ac_set_avail(ac, ac->avail + 1);
+	start_cpu_reaper(NULL);
+	spin_lock(&c->lock);
+	drain_array_locked(c, ac, ac->batchcount, &dead);
+	spin_unlock(&c->lock);
+	slabs_destroy(c, &dead);
 }
 
-/* Frees objp into c (NULL: the cache owning it) if it is an object there
- * in state want, else reports it (fn, caller) and returns 0.  Any context. */
+/*
+ * Frees objp into c if it is the start of an object of c in state want;
+ * else returns why not (and changes nothing).  page is objp's page, which
+ * the caller found to be a slab page of c.  Any context.
+ */
+static __always_inline const char *cache_free(struct kmem_cache *c, struct page *page,
+					      const void *objp, kmem_bufctl_t want)
+{
+	struct slab *slabp = page->slab;
+	size_t offset = (uintptr_t)objp - (uintptr_t)slabp->s_mem;	/* huge if before */
+	unsigned int idx = obj_index(c, offset);
+	struct array_cache *ac;
+	kmem_bufctl_t *state, seen;
+	unsigned long save;
+
+	if (unlikely(offset >= c->objs_bytes || (size_t)idx * c->buffer_size != offset))
+		return not_an_object(c, page, objp);
+	state = &slab_bufctl(slabp)[idx];
+	local_irq_save(save);
+	seen = claim_state(state, want);
+	if (unlikely(seen != want)) {
+		local_irq_restore(save);
+		return state_mismatch(seen);
+	}
+	kmem_mark_freed(objp, c->obj_size);
+	ac = cpu_cache(c);
+	if (unlikely(ac->avail >= ac->limit))
+		cache_flusharray(c, ac);
+	ac->entry[ac->avail] = (void *)objp;
+	ac_set_avail(ac, ac->avail + 1);
+	local_irq_restore(save);
+	return NULL;
+}
+
+/* Is page a slab page of c? */
+static inline int page_of_cache(const struct page *page, const struct kmem_cache *c)
+{
+	return page && (page->flags & PG_slab) && page->slab_cache == c;
+}
+
+/* Frees objp into c if it is an object there in state want, else reports
+ * it (fn, caller) and returns 0.  Any context. */
 static int cache_free_checked(struct kmem_cache *c, const void *objp, kmem_bufctl_t want,
 			      const char *fn, void *caller)
 {
 	struct page *page = virt_to_page(objp);
-	const char *why;
-	unsigned long save;
+	const char *why = page_of_cache(page, c) ? cache_free(c, page, objp, want) :
+						   not_an_object(c, page, objp);
 
-	local_irq_save(save);
-	if (!c && page)
-		c = page->slab_cache;
-	why = cache_free_claim(c, page, objp, want);
-	if (!why) {
-		kmem_mark_freed(objp, c->obj_size);
-		__cache_free(c, (void *)objp);
-	}
-	local_irq_restore(save);
-	if (why)
+	if (unlikely(why))
 		kmem_bad_free(fn, objp, why, caller);
 	return !why;
 }
@@ -599,53 +681,65 @@ static noinline void internal_free(struct kmem_cache *c, const void *objp)
 }
 
 /* A constructed object zeroed would go back unconstructed: refused, as
- * Linux refuses it.  Returns 1 (and reports it) if flags ask for that. */
-static int zero_with_ctor(struct kmem_cache *c, gfp_t flags)
+ * Linux refuses it.  Reports the refusal of __GFP_ZERO on c. */
+static noinline void refuse_zero_with_ctor(struct kmem_cache *c)
 {
-	if (likely(!(flags & __GFP_ZERO) || !c->ctor))
-		return 0;
 	atomic_long_inc(&slab_zero_ctor_refusals);
 	pr_err("kmem_cache_alloc: __GFP_ZERO on cache %s, which has a constructor: refused\n",
 	       c->name);
-	return 1;
 }
 
 void *kmem_cache_alloc(struct kmem_cache *c, gfp_t flags)
 {
 	void *objp;
 
-	if (zero_with_ctor(c, flags))
+	if (unlikely((flags & __GFP_ZERO) && c->ctor)) {
+		refuse_zero_with_ctor(c);
 		return NULL;
+	}
 	objp = cache_alloc(c, flags, BUFCTL_ACTIVE);
-	kmem_debug_validate("kmem_cache_alloc", objp);
+	slab_debug_validate("kmem_cache_alloc", objp);
 	return objp;
 }
 
 void kmem_cache_free(struct kmem_cache *c, void *objp)
 {
-	if (objp && cache_free_checked(c, objp, BUFCTL_ACTIVE, "kmem_cache_free",
-				       __builtin_return_address(0)))
-		kmem_debug_validate("kmem_cache_free", objp);
+	struct page *page;
+	const char *why;
+
+	if (unlikely(!objp))
+		return;
+	page = virt_to_page(objp);
+	why = likely(page_of_cache(page, c)) ? cache_free(c, page, objp, BUFCTL_ACTIVE) :
+					       not_an_object(c, page, objp);
+	if (unlikely(why)) {
+		kmem_bad_free("kmem_cache_free", objp, why, __builtin_return_address(0));
+		return;
+	}
+	slab_debug_validate("kmem_cache_free", objp);
 }
 
 /* ---- kmalloc ------------------------------------------------------------------- */
 
+/* kmalloc_caches[(size - 1) >> KMALLOC_SHIFT]: the general cache for size,
+ * NULL past the largest made (and before it is made).  Filled as the
+ * classes are made, smallest first, so that one load finds a class. */
+#define KMALLOC_SHIFT	3
+static struct kmem_cache *kmalloc_caches[KMALLOC_MAX_CACHE_SIZE >> KMALLOC_SHIFT];
+
+/* Points the table at cs's cache for the sizes above from up to cs_size. */
+static void kmalloc_table_fill(size_t from, const struct cache_sizes *cs)
+{
+	size_t i;
+
+	for (i = from >> KMALLOC_SHIFT; i < cs->cs_size >> KMALLOC_SHIFT; i++)
+		kmalloc_caches[i] = cs->cs_cachep;
+}
+
 struct kmem_cache *kmem_find_general_cachep(size_t size)
 {
-	/* malloc_sizes[]: 32, 64, 96, 128, 192, 256, then each power of two
-	 * from 512 with its three quarters before it */
-	static const unsigned char small_index[] = { 0, 1, 2, 3, 4, 4, 5, 5 };
-	unsigned long bits, pow2_index;
-
-	if (!size || size > kmalloc_max_size)
-		return NULL;
-	if (size <= 256)
-		return malloc_sizes[small_index[(size - 1) / 32]].cs_cachep;
-	bits = sizeof(unsigned long) * 8 - (unsigned long)__builtin_clzl(size - 1);
-	pow2_index = 7 + 2 * (bits - 9);	/* 512: 7, 1024: 9, ... */
-	if (size <= (3UL << (bits - 2)))	/* three quarters of 2^bits */
-		pow2_index--;
-	return malloc_sizes[pow2_index].cs_cachep;
+	return size - 1 < KMALLOC_MAX_CACHE_SIZE ? kmalloc_caches[(size - 1) >> KMALLOC_SHIFT] :
+						   NULL;
 }
 
 /* A block of whole pages from the page allocator, on the large_blocks list. */
@@ -695,14 +789,16 @@ static int kfree_large(struct page *page, const void *objp, void *caller)
 
 void *kmalloc(size_t size, gfp_t flags)
 {
-	struct kmem_cache *c;
+	struct kmem_cache *c = kmem_find_general_cachep(size);
 	void *objp;
 
-	if (!size)
+	if (likely(c))
+		objp = cache_alloc(c, flags, BUFCTL_ACTIVE);
+	else if (!size)
 		return ZERO_SIZE_PTR;
-	c = kmem_find_general_cachep(size);
-	objp = c ? cache_alloc(c, flags, BUFCTL_ACTIVE) : kmalloc_large(size, flags);
-	kmem_debug_validate("kmalloc", objp);
+	else
+		objp = kmalloc_large(size, flags);
+	slab_debug_validate("kmalloc", objp);
 	return objp;
 }
 
@@ -715,22 +811,26 @@ static int is_general(const struct kmem_cache *c)
 void kfree(const void *objp)
 {
 	void *caller = __builtin_return_address(0);
+	struct kmem_cache *c;
 	struct page *page;
-	int ok;
+	const char *why;
 
-	if (ZERO_OR_NULL_PTR(objp))
+	if (unlikely(ZERO_OR_NULL_PTR(objp)))
 		return;
 	page = virt_to_page(objp);
-	if (page && (page->flags & PG_slab) && !is_general(page->slab_cache)) {
-		kmem_bad_free("kfree", objp, "an object of a cache, not a kmalloc() block", caller);
+	if (unlikely(!page || !(page->flags & PG_slab))) {
+		if (kfree_large(page, objp, caller))
+			slab_debug_validate("kfree", objp);
 		return;
 	}
-	if (page && (page->flags & PG_slab))
-		ok = cache_free_checked(NULL, objp, BUFCTL_ACTIVE, "kfree", caller);
-	else
-		ok = kfree_large(page, objp, caller);
-	if (ok)
-		kmem_debug_validate("kfree", objp);
+	c = page->slab_cache;
+	why = likely(is_general(c)) ? cache_free(c, page, objp, BUFCTL_ACTIVE) :
+				      "an object of a cache, not a kmalloc() block";
+	if (unlikely(why)) {
+		kmem_bad_free("kfree", objp, why, caller);
+		return;
+	}
+	slab_debug_validate("kfree", objp);
 }
 
 size_t ksize(const void *objp)
@@ -1044,7 +1144,7 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 		cache_release(c);
 		return NULL;
 	}
-	kmem_debug_validate("kmem_cache_create", c);
+	slab_debug_validate("kmem_cache_create", c);
 	return c;
 }
 
@@ -1077,7 +1177,7 @@ int kmem_cache_shrink(struct kmem_cache *c)
 {
 	unsigned long pages = __cache_shrink(c);
 
-	kmem_debug_validate("kmem_cache_shrink", c);
+	slab_debug_validate("kmem_cache_shrink", c);
 	return (int)pages;
 }
 
@@ -1096,7 +1196,7 @@ unsigned long kmem_reclaim(void)
 		pages += free_slabs_now(c);
 	}
 	spin_unlock_irqrestore(&cache_chain_lock, save);
-	kmem_debug_validate("kmem_reclaim", NULL);
+	slab_debug_validate("kmem_reclaim", NULL);
 	return pages + (unsigned long)atomic_long_read(&req.pages);
 }
 
@@ -1144,7 +1244,7 @@ int kmem_cache_destroy(struct kmem_cache *c)
 	free_slabs_now(c);
 	WARN_ON(c->num_slabs);
 	cache_release(c);
-	kmem_debug_validate("kmem_cache_destroy", NULL);
+	slab_debug_validate("kmem_cache_destroy", NULL);
 	return 0;
 }
 
@@ -1241,6 +1341,7 @@ void kmem_cache_init(void)
 		if (!cs->cs_cachep)
 			break;		/* larger than any slab: kmalloc() takes pages */
 		cs->cs_cachep->flags |= CFLGS_GENERAL;
+		kmalloc_table_fill(kmalloc_max_size, cs);
 		kmalloc_max_size = cs->cs_size;
 	}
 	if (!kmalloc_max_size)

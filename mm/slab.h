@@ -99,6 +99,8 @@ struct kmem_cache {
 	struct array_cache *array[NR_CPUS];
 	unsigned int limit, batchcount;	/* the tunables the arrays were sized with */
 	size_t buffer_size;		/* object stride: size rounded to the alignment */
+	u32 reciprocal_size;		/* ceil(2^32 / buffer_size): see obj_index() */
+	size_t objs_bytes;		/* num * buffer_size: the objects' span in a slab */
 
 	spinlock_t lock;		/* the three lists, the counters below, colour_next;
 					 * taken with interrupts off */
@@ -184,11 +186,24 @@ static inline void *index_to_obj(const struct kmem_cache *c, const struct slab *
 	return (char *)slabp->s_mem + (size_t)idx * c->buffer_size;
 }
 
-/* obj must lie at or after s_mem. */
+/*
+ * The index of the object offset bytes after s_mem, offset < objs_bytes:
+ * offset * ceil(2^32 / size) / 2^32 instead of a division.  Exact for an
+ * object's start k * size: the error k * (size * ceil(2^32 / size) - 2^32)
+ * / 2^32 stays below 1 because k * size < 2^32 (a slab is far smaller).
+ * For any other offset the result is off by at most one, and
+ * obj_index() * size != offset tells it is no object's start anyway.
+ */
+static inline unsigned int obj_index(const struct kmem_cache *c, size_t offset)
+{
+	return (unsigned int)(((u64)(u32)offset * c->reciprocal_size) >> 32);
+}
+
+/* obj must be an object's start in slabp. */
 static inline unsigned int obj_to_index(const struct kmem_cache *c, const struct slab *slabp,
 					const void *obj)
 {
-	return (unsigned int)(((const char *)obj - (const char *)slabp->s_mem) / c->buffer_size);
+	return obj_index(c, (size_t)((const char *)obj - (const char *)slabp->s_mem));
 }
 
 /* The bufctl entry of objp if it is the start of an object of c in a slab
@@ -198,15 +213,18 @@ static inline kmem_bufctl_t *obj_bufctl(const struct kmem_cache *c, const struct
 {
 	struct slab *slabp;
 	size_t offset;
+	unsigned int idx;
 
 	if (!page || !(page->flags & PG_slab) || page->slab_cache != c)
 		return NULL;
 	slabp = page->slab;
-	offset = (uintptr_t)objp - (uintptr_t)slabp->s_mem;
-	if ((uintptr_t)objp < (uintptr_t)slabp->s_mem || offset % c->buffer_size ||
-	    offset / c->buffer_size >= c->num)
+	offset = (uintptr_t)objp - (uintptr_t)slabp->s_mem;	/* huge if objp < s_mem */
+	if (offset >= c->objs_bytes)
 		return NULL;
-	return &slab_bufctl(slabp)[offset / c->buffer_size];
+	idx = obj_index(c, offset);
+	if ((size_t)idx * c->buffer_size != offset)
+		return NULL;
+	return &slab_bufctl(slabp)[idx];
 }
 
 /* Bytes of an on-slab descriptor with num bufctl entries, objects aligned after it. */
