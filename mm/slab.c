@@ -261,7 +261,7 @@ static void free_block(struct kmem_cache *c, void **objpp, unsigned int nr,
 	unsigned int i;
 
 	for (i = 0; i < nr; i++) {
-		struct slab *slabp = virt_to_page(objpp[i])->slab;
+		struct slab *slabp = slab_obj_page(c, objpp[i])->slab;
 
 		slab_put_obj(c, slabp, objpp[i]);
 		if (slabp->inuse)	/* at the tail: give its other objects time */
@@ -456,16 +456,10 @@ static inline void slab_debug_validate(const char *op, const void *obj)
 		kmem_debug_validate(op, obj);
 }
 
-/* The page of objp, known to be an object of a slab (no range check). */
-static inline struct page *slab_obj_page(const void *objp)
-{
-	return &mem_map[((uintptr_t)objp >> PAGE_SHIFT) - first_pfn];
-}
-
 /* Sets the state of objp, an object of c known to be in a slab. */
 static inline void obj_set_state(struct kmem_cache *c, const void *objp, kmem_bufctl_t state)
 {
-	struct slab *slabp = slab_obj_page(objp)->slab;
+	struct slab *slabp = slab_obj_page(c, objp)->slab;
 
 	bufctl_write(&slab_bufctl(slabp)[obj_to_index(c, slabp, objp)], state);
 }
@@ -1052,6 +1046,7 @@ static int cache_init(struct kmem_cache *c, const char *name, size_t size, size_
 {
 	if (cache_layout(c, size, align, flags))
 		return -1;
+	c->page_base = (uintptr_t)mem_map - first_pfn * sizeof(struct page);
 	c->name = name;
 	c->obj_size = size;
 	c->ctor = ctor;

@@ -100,6 +100,8 @@ struct kmem_cache {
 	unsigned int limit, batchcount;	/* the tunables the arrays were sized with */
 	size_t buffer_size;		/* object stride: size rounded to the alignment */
 	u32 reciprocal_size;		/* ceil(2^32 / buffer_size): see obj_index() */
+	uintptr_t page_base;		/* mem_map less first_pfn pages, as a number:
+					 * see slab_obj_page() */
 	size_t objs_bytes;		/* num * buffer_size: the objects' span in a slab */
 
 	spinlock_t lock;		/* the three lists, the counters below, colour_next;
@@ -197,6 +199,15 @@ static inline void *index_to_obj(const struct kmem_cache *c, const struct slab *
 static inline unsigned int obj_index(const struct kmem_cache *c, size_t offset)
 {
 	return (unsigned int)(((u64)(u32)offset * c->reciprocal_size) >> 32);
+}
+
+/* The page of objp, known to be an object of c in a slab (no range
+ * check): mem_map's base is copied into every cache, so this is one load
+ * from c, not two of globals. */
+static inline struct page *slab_obj_page(const struct kmem_cache *c, const void *objp)
+{
+	return (struct page *)(c->page_base +
+			       ((uintptr_t)objp >> PAGE_SHIFT) * sizeof(struct page));
 }
 
 /* obj must be an object's start in slabp. */
