@@ -87,7 +87,7 @@ atomic_long_t slab_zero_ctor_refusals;
 #define BOOT_CPUCACHE_ENTRIES	1
 union arraycache_init {
 	struct array_cache cache;
-	char room[sizeof(struct array_cache) + BOOT_CPUCACHE_ENTRIES * sizeof(void *)];
+	char room[sizeof(struct array_cache) + BOOT_CPUCACHE_ENTRIES * sizeof(struct ac_entry)];
 };
 static union arraycache_init boot_arrays[(1 + ARRAY_SIZE(malloc_sizes)) * NR_CPUS];
 static unsigned int boot_arrays_used;
@@ -188,8 +188,8 @@ static int cache_layout(struct kmem_cache *c, size_t size, size_t align, unsigne
  * how many.  One pass down the free chain with the chain head, the count
  * and the object address in registers: a refill moves every object a
  * growing cache hands out. */
-static unsigned int slab_get_objs(struct kmem_cache *c, struct slab *slabp, void **entry,
-				  unsigned int n)
+static unsigned int slab_get_objs(struct kmem_cache *c, struct slab *slabp,
+				  struct ac_entry *entry, unsigned int n)
 {
 	kmem_bufctl_t *bufctl = slab_bufctl(slabp), idx = slabp->free;
 	char *s_mem = slabp->s_mem;
@@ -200,7 +200,8 @@ static unsigned int slab_get_objs(struct kmem_cache *c, struct slab *slabp, void
 		kmem_bufctl_t next = bufctl_read(&bufctl[idx]);
 
 		bufctl_write(&bufctl[idx], BUFCTL_CACHED);
-		entry[taken] = s_mem + (size_t)idx * size;
+		entry[taken].objp = s_mem + (size_t)idx * size;
+		entry[taken].state = &bufctl[idx];
 		idx = next;
 	}
 	slabp->free = idx;
@@ -255,15 +256,15 @@ static void slab_retire(struct kmem_cache *c, struct slab *slabp, struct list_he
 
 /* Returns nr cached objects to their slabs; a slab that becomes free is
  * retired to dead if the cache has more than free_limit free objects. */
-static void free_block(struct kmem_cache *c, void **objpp, unsigned int nr,
+static void free_block(struct kmem_cache *c, struct ac_entry *entry, unsigned int nr,
 		       struct list_head *dead)
 {
 	unsigned int i;
 
 	for (i = 0; i < nr; i++) {
-		struct slab *slabp = slab_obj_page(c, objpp[i])->slab;
+		struct slab *slabp = slab_obj_page(c, entry[i].objp)->slab;
 
-		slab_put_obj(c, slabp, objpp[i]);
+		slab_put_obj(c, slabp, entry[i].objp);
 		if (slabp->inuse)	/* at the tail: give its other objects time */
 			list_move_tail(&slabp->list, &c->slabs_partial);
 		else if (c->free_objects > c->free_limit)
@@ -280,7 +281,7 @@ static void drain_array_locked(struct kmem_cache *c, struct array_cache *ac, uns
 {
 	n = min(n, ac->avail);
 	free_block(c, ac->entry, n, dead);
-	memmove(ac->entry, ac->entry + n, (ac->avail - n) * sizeof(void *));
+	memmove(ac->entry, ac->entry + n, (ac->avail - n) * sizeof(ac->entry[0]));
 	ac_set_avail(ac, ac->avail - n);
 }
 
@@ -344,7 +345,7 @@ static void slab_map_pages(struct page *page, unsigned int order, struct kmem_ca
 /* Constructs every object of a new slab, hands the first n (at most num)
  * to entry[] as CACHED and chains the others as free: the objects a refill
  * takes from a new slab never go through its free chain. */
-static void cache_init_objs(struct kmem_cache *c, struct slab *slabp, void **entry,
+static void cache_init_objs(struct kmem_cache *c, struct slab *slabp, struct ac_entry *entry,
 			    unsigned int n)
 {
 	kmem_bufctl_t *bufctl = slab_bufctl(slabp);
@@ -358,7 +359,8 @@ static void cache_init_objs(struct kmem_cache *c, struct slab *slabp, void **ent
 	}
 	for (i = 0; i < n; i++, objp += c->buffer_size) {
 		bufctl[i] = BUFCTL_CACHED;
-		entry[i] = objp;
+		entry[i].objp = objp;
+		entry[i].state = &bufctl[i];
 	}
 	for (; i < num - 1; i++)
 		bufctl[i] = (kmem_bufctl_t)(i + 1);
@@ -456,20 +458,13 @@ static inline void slab_debug_validate(const char *op, const void *obj)
 		kmem_debug_validate(op, obj);
 }
 
-/* Sets the state of objp, an object of c known to be in a slab. */
-static inline void obj_set_state(struct kmem_cache *c, const void *objp, kmem_bufctl_t state)
-{
-	struct slab *slabp = slab_obj_page(c, objp)->slab;
-
-	bufctl_write(&slab_bufctl(slabp)[obj_to_index(c, slabp, objp)], state);
-}
-
 static void start_cpu_reaper(void *unused);
 
 /* Moves up to batchcount objects from the slabs to this CPU's empty array
  * cache (growing the cache if the slabs have no free object) and takes
- * one, still CACHED.  NULL if out of memory.  Interrupts off. */
-static noinline void *cache_alloc_refill(struct kmem_cache *c, gfp_t flags)
+ * one, still CACHED: the entry just above the magazine's new top.  NULL if
+ * out of memory.  Interrupts off. */
+static noinline struct ac_entry *cache_alloc_refill(struct kmem_cache *c, gfp_t flags)
 {
 	struct array_cache *ac = cpu_cache(c);
 
@@ -481,7 +476,7 @@ static noinline void *cache_alloc_refill(struct kmem_cache *c, gfp_t flags)
 	if (!ac->avail && !cache_grow(c, flags, ac, ac->batchcount))
 		return NULL;
 	ac_set_avail(ac, ac->avail - 1);
-	return ac->entry[ac->avail];
+	return &ac->entry[ac->avail];
 }
 
 /* An object of c in the given state (ACTIVE: for a caller, INTERNAL: for
@@ -491,6 +486,7 @@ static __always_inline void *cache_alloc(struct kmem_cache *c, gfp_t flags,
 					 kmem_bufctl_t state)
 {
 	struct array_cache *ac;
+	struct ac_entry *entry;
 	unsigned long save;
 	unsigned int avail;
 	void *objp;
@@ -501,15 +497,16 @@ static __always_inline void *cache_alloc(struct kmem_cache *c, gfp_t flags,
 	if (likely(avail)) {
 		ac->touched = 1;
 		ac_set_avail(ac, --avail);
-		objp = ac->entry[avail];
+		entry = &ac->entry[avail];
 	} else {
-		objp = cache_alloc_refill(c, flags);
-		if (unlikely(!objp)) {
+		entry = cache_alloc_refill(c, flags);
+		if (unlikely(!entry)) {
 			local_irq_restore(save);
 			return NULL;
 		}
 	}
-	obj_set_state(c, objp, state);
+	objp = entry->objp;
+	bufctl_write(entry->state, state);
 	local_irq_restore(save);
 	kmem_mark_allocated(objp, c->obj_size, c->ctor || (flags & __GFP_ZERO));
 	if (flags & __GFP_ZERO)
@@ -624,7 +621,8 @@ static __always_inline const char *cache_free(struct kmem_cache *c, struct page 
 	ac = cpu_cache(c);
 	if (unlikely(ac->avail >= ac->limit))
 		cache_flusharray(c, ac);
-	ac->entry[ac->avail] = (void *)objp;
+	ac->entry[ac->avail].objp = (void *)objp;
+	ac->entry[ac->avail].state = state;
 	ac_set_avail(ac, ac->avail + 1);
 	local_irq_restore(save);
 	return NULL;
@@ -687,7 +685,7 @@ void *kmem_cache_alloc(struct kmem_cache *c, gfp_t flags)
 {
 	void *objp;
 
-	if (unlikely((flags & __GFP_ZERO) && c->ctor)) {
+	if (unlikely(flags & c->zero_refused)) {
 		refuse_zero_with_ctor(c);
 		return NULL;
 	}
@@ -961,7 +959,7 @@ static void ccupdate_local(void *info)
 /* New magazines for every slot of c, or -1 (none kept) if out of memory. */
 static int alloc_magazines(struct ccupdate *u, unsigned int limit, unsigned int batch)
 {
-	size_t bytes = sizeof(struct array_cache) + limit * sizeof(void *);
+	size_t bytes = sizeof(struct array_cache) + limit * sizeof(struct ac_entry);
 	unsigned int cpu;
 
 	for (cpu = 0; cpu < NR_CPUS; cpu++) {
@@ -1051,6 +1049,7 @@ static int cache_init(struct kmem_cache *c, const char *name, size_t size, size_
 	c->obj_size = size;
 	c->ctor = ctor;
 	c->dtor = dtor;
+	c->zero_refused = ctor ? __GFP_ZERO : 0;
 	spin_lock_init(&c->lock);
 	INIT_LIST_HEAD(&c->slabs_partial);
 	INIT_LIST_HEAD(&c->slabs_full);

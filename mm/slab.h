@@ -62,12 +62,19 @@ static inline kmem_bufctl_t *slab_bufctl(struct slab *slabp)
  * tune (run there by on_each_cpu(), as in Linux 2.6).  Other CPUs only read
  * avail, for the counts (ac_avail()).
  */
+struct ac_entry {
+	void *objp;			/* a CACHED object */
+	kmem_bufctl_t *state;		/* its state word, found when it went in (refill
+					 * or free): taking it out writes the state
+					 * without looking up its page and slab */
+};
+
 struct array_cache {
 	unsigned int avail;		/* objects in entry[] */
 	unsigned int limit;		/* capacity of entry[] */
 	unsigned int batchcount;	/* objects moved per refill or flush */
 	unsigned int touched;		/* allocated from since the last reap */
-	void *entry[];			/* entry[avail - 1] is the hottest */
+	struct ac_entry entry[];	/* entry[avail - 1] is the hottest */
 };
 
 /* avail as another CPU may read it (a snapshot; the owner changes it without a lock). */
@@ -124,6 +131,8 @@ struct kmem_cache {
 	size_t slab_size;		/* descriptor and bufctl[num] (aligned if on-slab) */
 	struct kmem_cache *slabp_cache;	/* off-slab: where descriptors come from */
 	kmem_cache_ctor_t ctor, dtor;
+	gfp_t zero_refused;		/* __GFP_ZERO if there is a ctor: one test of
+					 * the flags refuses zeroing a constructed object */
 	size_t obj_size;		/* the size asked for */
 	size_t align;
 	const char *name;

@@ -228,7 +228,8 @@ static int validate_list(struct kmem_cache *c, struct list_head *head, long want
 }
 
 /* Another CPU's magazine changes under us: its entries below a snapshot of
- * avail must be objects of c; their states are that CPU's to change. */
+ * avail must be objects of c with their own state words; the states are
+ * that CPU's to change. */
 static int validate_remote_array(struct kmem_cache *c, struct array_cache *ac, unsigned int cpu)
 {
 	unsigned int i, avail = ac_avail(ac);
@@ -239,10 +240,14 @@ static int validate_remote_array(struct kmem_cache *c, struct array_cache *ac, u
 		return errors;
 	}
 	for (i = 0; i < avail; i++) {
-		void *objp = __atomic_load_n(&ac->entry[i], __ATOMIC_RELAXED);
+		void *objp = __atomic_load_n(&ac->entry[i].objp, __ATOMIC_RELAXED);
+		kmem_bufctl_t *state = obj_bufctl(c, virt_to_page(objp), objp);
 
-		if (!obj_bufctl(c, virt_to_page(objp), objp))
+		if (!state)
 			bad(c, "cpu %u array entry %u (%p) is not an object of the cache\n", cpu, i,
+			    objp);
+		else if (state != __atomic_load_n(&ac->entry[i].state, __ATOMIC_RELAXED))
+			bad(c, "cpu %u array entry %u (%p) points at another state word\n", cpu, i,
 			    objp);
 	}
 	return errors;
@@ -250,7 +255,7 @@ static int validate_remote_array(struct kmem_cache *c, struct array_cache *ac, u
 
 /*
  * Checks that every entry of this CPU's ac is an object of c in state
- * CACHED, and appears once: each entry's state is flipped to BUFCTL_MARK
+ * CACHED, with its own state word beside it, and appears once: each entry's state is flipped to BUFCTL_MARK
  * as it is seen (a second sighting finds the mark) and put back
  * afterwards.  c->lock held, interrupts off: only a bad free on another
  * CPU looks at these states meanwhile, and it finds them not held.
@@ -266,20 +271,25 @@ static int validate_array(struct kmem_cache *c, struct array_cache *ac, unsigned
 		return errors;
 	}
 	for (i = 0; i < ac->avail; i++) {
-		state = obj_bufctl(c, virt_to_page(ac->entry[i]), ac->entry[i]);
+		void *objp = ac->entry[i].objp;
+
+		state = obj_bufctl(c, virt_to_page(objp), objp);
 		if (!state)
 			bad(c, "cpu %u array entry %u (%p) is not an object of the cache\n", cpu, i,
-			    ac->entry[i]);
+			    objp);
+		else if (state != ac->entry[i].state)
+			bad(c, "cpu %u array entry %u (%p) points at another state word\n", cpu, i,
+			    objp);
 		else if (*state == BUFCTL_MARK)
-			bad(c, "cpu %u array entry %u (%p) appears twice\n", cpu, i, ac->entry[i]);
+			bad(c, "cpu %u array entry %u (%p) appears twice\n", cpu, i, objp);
 		else if (*state != BUFCTL_CACHED)
 			bad(c, "cpu %u array entry %u (%p) has state %#x, not cached\n", cpu, i,
-			    ac->entry[i], *state);
+			    objp, *state);
 		else
 			*state = BUFCTL_MARK;
 	}
 	for (i = 0; i < ac->avail; i++) {
-		state = obj_bufctl(c, virt_to_page(ac->entry[i]), ac->entry[i]);
+		state = obj_bufctl(c, virt_to_page(ac->entry[i].objp), ac->entry[i].objp);
 		if (state && *state == BUFCTL_MARK)
 			*state = BUFCTL_CACHED;
 	}

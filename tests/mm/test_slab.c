@@ -456,7 +456,7 @@ static void array_cache_batches(struct ktest *t)
 	kmem_cache_free(c, obj[i]);				/* flush */
 	KTEST_EXPECT_EQ(t, ac->avail, limit - batch + 1);
 	KTEST_EXPECT_EQ(t, c->free_objects, free_objects + batch);
-	KTEST_EXPECT_PTR_EQ(t, ac->entry[ac->avail - 1], obj[i]);	/* the hottest stays */
+	KTEST_EXPECT_PTR_EQ(t, ac->entry[ac->avail - 1].objp, obj[i]);	/* the hottest stays */
 	for (i++; i < 2 * limit; i++)
 		kmem_cache_free(c, obj[i]);
 	local_irq_restore(flags);
@@ -883,7 +883,7 @@ static void injected_page_failure(struct ktest *t)
 static void create_failure_leaks_nothing(struct ktest *t)
 {
 	struct kmem_cache *arrays = kmem_find_general_cachep(sizeof(struct array_cache) +
-							      expected_limit(100) * sizeof(void *));
+							      expected_limit(100) * sizeof(struct ac_entry));
 	unsigned long flags, free0, held0, n;
 	void **caches_held, **arrays_held;
 	struct kmem_cache *c;
@@ -985,9 +985,13 @@ static void validator_finds_corruption(struct ktest *t)
 	KTEST_EXPECT_GT(t, kmem_validate(), 0);
 	*state = BUFCTL_ACTIVE;
 	kmem_cache_free(c, b);
-	ac->entry[ac->avail++] = b;			/* the same object twice */
+	ac->entry[ac->avail] = ac->entry[ac->avail - 1];	/* the same object twice */
+	ac->avail++;
 	KTEST_EXPECT_GT(t, kmem_validate(), 0);
 	ac->avail--;
+	ac->entry[ac->avail - 1].state = state;		/* b with a's state word */
+	KTEST_EXPECT_GT(t, kmem_validate(), 0);
+	ac->entry[ac->avail - 1].state = obj_bufctl(c, virt_to_page(b), b);
 	kmem_cache_shrink(c);				/* objects back on the slab */
 	KTEST_ASSERT_NE(t, slabp->free, BUFCTL_END);	/* a free chain that loops */
 	idx = slabp->free;
@@ -1162,7 +1166,7 @@ static void tune_resizes_magazines(struct ktest *t)
 	KTEST_EXPECT_GT(t, ac_avail(cpu_cache(c)), 0u);
 	mags = virt_to_page(cpu_cache(c))->slab_cache;	/* where the magazines come from */
 	KTEST_ASSERT_TRUE(t, mags != kmem_find_general_cachep(sizeof(struct array_cache) +
-							       30 * sizeof(void *)));
+							       30 * sizeof(struct ac_entry)));
 	mags_held = counts_of(mags).held;
 	KTEST_EXPECT_EQ(t, slab_tune_cpucache(c, 30, 15), 0);
 	for_each_online_cpu(cpu) {
@@ -1276,7 +1280,7 @@ static int cached_twice(struct kmem_cache *c, const void *p)
 
 	for_each_online_cpu(cpu)
 		for (i = 0; i < c->array[cpu]->avail; i++)
-			seen += c->array[cpu]->entry[i] == p;
+			seen += c->array[cpu]->entry[i].objp == p;
 	return seen > 1;
 }
 
