@@ -91,6 +91,20 @@ union arraycache_init {
 };
 static union arraycache_init boot_arrays[(1 + ARRAY_SIZE(malloc_sizes)) * NR_CPUS];
 static unsigned int boot_arrays_used;
+
+/* The magazine of a CPU that has not used a cache yet: empty and full at
+ * once, so that the CPU's first allocation or free there takes the slow
+ * path, which gives it a magazine of its own.  Only online CPUs get one:
+ * magazines for NR_CPUS CPUs of which one runs were most of the
+ * allocator's own memory.  Never written. */
+static struct array_cache no_magazine;
+
+/* Per CPU, a one-entry array cache for the allocations made while this CPU
+ * makes itself a magazine (which may need one from a cache that has no
+ * magazine on this CPU yet, perhaps the same one), and the flag that says
+ * it is doing so.  Each used by its own CPU with interrupts off. */
+static union arraycache_init scratch_arrays[NR_CPUS];
+static unsigned char making_magazine[NR_CPUS];
 static atomic_long_t slab_internal_bytes;	/* held by internal_alloc() objects */
 static int slab_up;			/* kmalloc() works: caches get sized magazines */
 
@@ -280,6 +294,8 @@ static void drain_array_locked(struct kmem_cache *c, struct array_cache *ac, uns
 			       struct list_head *dead)
 {
 	n = min(n, ac->avail);
+	if (!n)
+		return;		/* no_magazine stays unwritten */
 	free_block(c, ac->entry, n, dead);
 	memmove(ac->entry, ac->entry + n, (ac->avail - n) * sizeof(ac->entry[0]));
 	ac_set_avail(ac, ac->avail - n);
@@ -459,6 +475,46 @@ static inline void slab_debug_validate(const char *op, const void *obj)
 }
 
 static void start_cpu_reaper(void *unused);
+static void *magazine_alloc(unsigned int limit, unsigned int batch, gfp_t flags);
+
+/* Gives this CPU a magazine of c of its own in place of no_magazine.
+ * Returns it, or NULL if out of memory or if this CPU is making one
+ * already (a nested call: the caller then does without).  Interrupts off. */
+static struct array_cache *cpu_magazine_create(struct kmem_cache *c, gfp_t flags)
+{
+	unsigned int cpu = smp_processor_id();
+	struct array_cache *ac;
+
+	if (making_magazine[cpu])
+		return NULL;
+	making_magazine[cpu] = 1;
+	ac = magazine_alloc(c->limit, c->batchcount, flags & ~__GFP_ZERO);
+	making_magazine[cpu] = 0;
+	if (ac) {
+		spin_lock(&c->lock);	/* the counts read every slot under it */
+		c->array[cpu] = ac;
+		spin_unlock(&c->lock);
+	}
+	return ac;
+}
+
+/* One object of c, still CACHED, taken through this CPU's scratch array
+ * cache when it has no magazine of c (the entry stays valid until the next
+ * use of the scratch, which the caller reads before).  NULL if out of
+ * memory.  Interrupts off. */
+static noinline struct ac_entry *cache_alloc_one(struct kmem_cache *c, gfp_t flags)
+{
+	struct array_cache *ac = &scratch_arrays[smp_processor_id()].cache;
+
+	ac->limit = ac->batchcount = 1;
+	spin_lock(&c->lock);
+	refill_from_slabs(c, ac, 1);
+	spin_unlock(&c->lock);
+	if (!ac->avail && !cache_grow(c, flags, ac, 1))
+		return NULL;
+	ac_set_avail(ac, 0);
+	return &ac->entry[0];
+}
 
 /* Moves up to batchcount objects from the slabs to this CPU's empty array
  * cache (growing the cache if the slabs have no free object) and takes
@@ -469,6 +525,8 @@ static noinline struct ac_entry *cache_alloc_refill(struct kmem_cache *c, gfp_t 
 	struct array_cache *ac = cpu_cache(c);
 
 	start_cpu_reaper(NULL);
+	if (unlikely(ac == &no_magazine) && !(ac = cpu_magazine_create(c, flags)))
+		return cache_alloc_one(c, flags);
 	ac->touched = 1;
 	spin_lock(&c->lock);
 	refill_from_slabs(c, ac, ac->batchcount);
@@ -580,17 +638,31 @@ static inline kmem_bufctl_t claim_state(kmem_bufctl_t *state, kmem_bufctl_t want
 	return seen;
 }
 
-/* Makes room in this CPU's full array cache: its batchcount coldest
- * objects go back to the slabs (cache_flusharray).  Interrupts off. */
-static noinline void cache_flusharray(struct kmem_cache *c, struct array_cache *ac)
+/* Pushes a just-CACHED object on this CPU's full array cache of c: first
+ * its batchcount coldest objects go back to the slabs (cache_flusharray).
+ * Without a magazine yet, the CPU makes one; if it cannot, the object goes
+ * straight back to its slab.  Interrupts off. */
+static noinline void cache_free_slow(struct kmem_cache *c, struct array_cache *ac,
+				     struct ac_entry obj)
 {
 	LIST_HEAD(dead);
 
 	start_cpu_reaper(NULL);
-	spin_lock(&c->lock);
-	drain_array_locked(c, ac, ac->batchcount, &dead);
-	spin_unlock(&c->lock);
-	slabs_destroy(c, &dead);
+	if (ac == &no_magazine && !(ac = cpu_magazine_create(c, GFP_ATOMIC))) {
+		spin_lock(&c->lock);
+		free_block(c, &obj, 1, &dead);
+		spin_unlock(&c->lock);
+		slabs_destroy(c, &dead);
+		return;
+	}
+	if (ac->avail >= ac->limit) {
+		spin_lock(&c->lock);
+		drain_array_locked(c, ac, ac->batchcount, &dead);
+		spin_unlock(&c->lock);
+		slabs_destroy(c, &dead);
+	}
+	ac->entry[ac->avail] = obj;
+	ac_set_avail(ac, ac->avail + 1);
 }
 
 /*
@@ -619,11 +691,13 @@ static __always_inline const char *cache_free(struct kmem_cache *c, struct page 
 	}
 	kmem_mark_freed(objp, c->obj_size);
 	ac = cpu_cache(c);
-	if (unlikely(ac->avail >= ac->limit))
-		cache_flusharray(c, ac);
-	ac->entry[ac->avail].objp = (void *)objp;
-	ac->entry[ac->avail].state = state;
-	ac_set_avail(ac, ac->avail + 1);
+	if (likely(ac->avail < ac->limit)) {
+		ac->entry[ac->avail].objp = (void *)objp;
+		ac->entry[ac->avail].state = state;
+		ac_set_avail(ac, ac->avail + 1);
+	} else {
+		cache_free_slow(c, ac, (struct ac_entry){ (void *)objp, state });
+	}
 	local_irq_restore(save);
 	return NULL;
 }
@@ -956,21 +1030,42 @@ static void ccupdate_local(void *info)
 
 /* ---- array cache sizing (continued) ----------------------------------------- */
 
-/* New magazines for every slot of c, or -1 (none kept) if out of memory. */
-static int alloc_magazines(struct ccupdate *u, unsigned int limit, unsigned int batch)
+/* An empty magazine of limit entries (batch per refill or flush), an
+ * internal object; NULL if out of memory.  Any context. */
+static void *magazine_alloc(unsigned int limit, unsigned int batch, gfp_t flags)
 {
 	size_t bytes = sizeof(struct array_cache) + limit * sizeof(struct ac_entry);
+	struct array_cache *ac = internal_alloc(kmem_find_general_cachep(bytes), flags);
+
+	if (ac)
+		*ac = (struct array_cache){ .limit = limit, .batchcount = batch };
+	return ac;
+}
+
+/* Is ac a magazine from magazine_alloc() (not a boot one, not no_magazine)? */
+static int own_magazine(const struct array_cache *ac)
+{
+	return ac && ac != &no_magazine && !is_boot_array(ac);
+}
+
+/* New magazines for the slots of c's online CPUs and of CPUs that have one
+ * (no_magazine for the others), or -1 (none kept) if out of memory. */
+static int alloc_magazines(struct ccupdate *u, unsigned int limit, unsigned int batch)
+{
 	unsigned int cpu;
 
 	for (cpu = 0; cpu < NR_CPUS; cpu++) {
-		u->fresh[cpu] = internal_alloc(kmem_find_general_cachep(bytes), GFP_KERNEL);
+		u->old[cpu] = NULL;
+		u->fresh[cpu] = &no_magazine;
+		if (!cpu_online(cpu) && !own_magazine(u->c->array[cpu]))
+			continue;
+		u->fresh[cpu] = magazine_alloc(limit, batch, GFP_KERNEL);
 		if (!u->fresh[cpu]) {
 			while (cpu--)
-				internal_free(NULL, u->fresh[cpu]);
+				if (own_magazine(u->fresh[cpu]))
+					internal_free(NULL, u->fresh[cpu]);
 			return -1;
 		}
-		*u->fresh[cpu] = (struct array_cache){ .limit = limit, .batchcount = batch };
-		u->old[cpu] = NULL;
 	}
 	return 0;
 }
@@ -1013,7 +1108,7 @@ static int do_tune_cpucache(struct kmem_cache *c, unsigned int limit, unsigned i
 	local_irq_restore(save);
 	slabs_destroy(c, &dead);
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		if (u.old[cpu] && !is_boot_array(u.old[cpu]))
+		if (own_magazine(u.old[cpu]))
 			internal_free(NULL, u.old[cpu]);
 	return 0;
 }
@@ -1025,12 +1120,18 @@ int slab_tune_cpucache(struct kmem_cache *c, unsigned int limit, unsigned int ba
 	return do_tune_cpucache(c, limit, batch);
 }
 
-/* Sizes c's array caches as Linux 2.6 did: fewer entries for larger objects. */
+/* Entries of a magazine of objects of size bytes: MAGAZINE_BYTES of them,
+ * between MAGAZINE_MIN and MAGAZINE_MAX. */
+unsigned int slab_magazine_limit(size_t size)
+{
+	return (unsigned int)min_t(size_t, max_t(size_t, MAGAZINE_BYTES / size, MAGAZINE_MIN),
+				    MAGAZINE_MAX);
+}
+
+/* Sizes c's array caches by bytes: fewer entries for larger objects. */
 static int enable_cpucache(struct kmem_cache *c)
 {
-	size_t size = c->buffer_size;
-	unsigned int limit = size > 131072 ? 1 : size > PAGE_SIZE ? 8 : size > 1024 ? 24 :
-			     size > 256 ? 54 : 120;
+	unsigned int limit = slab_magazine_limit(c->buffer_size);
 
 	return do_tune_cpucache(c, limit, (limit + 1) / 2);
 }
@@ -1111,7 +1212,8 @@ static void cache_release(struct kmem_cache *c)
 	unsigned int cpu;
 
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		internal_free(NULL, c->array[cpu]);
+		if (own_magazine(c->array[cpu]))
+			internal_free(NULL, c->array[cpu]);
 	internal_free(&cache_cache, c);
 }
 

@@ -98,6 +98,12 @@ static inline void ac_set_avail(struct array_cache *ac, unsigned int avail)
 #define SLAB_BREAK_RAM_BYTES	(32UL << 20)
 /* Objects this large (padded) get their descriptors off the slab. */
 #define OFF_SLAB_MIN_SIZE	(PAGE_SIZE >> 3)
+/* A magazine holds at most this many bytes of objects (but 4 to 120
+ * objects): Linux 2.6's 24 entries for 1-4 KiB objects parked 96 KiB in a
+ * single magazine of size-4096. */
+#define MAGAZINE_BYTES		(2 * PAGE_SIZE)
+#define MAGAZINE_MIN		4
+#define MAGAZINE_MAX		120
 /* The reaper runs this often. */
 #define REAP_INTERVAL		(2 * HZ)
 
@@ -178,6 +184,9 @@ extern unsigned int slab_break_order;
 
 /* kmem_cache_alloc() calls refused: __GFP_ZERO on a cache with a constructor. */
 extern atomic_long_t slab_zero_ctor_refusals;
+
+/* Entries of the magazines of a cache of objects of size bytes. */
+unsigned int slab_magazine_limit(size_t size);
 
 /* Gives c new magazines of limit entries (batch per refill or flush), each
  * CPU swapping its own (on_each_cpu) and the old contents going back to

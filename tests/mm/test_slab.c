@@ -406,9 +406,12 @@ static void zeroing_constructed_object_refused(struct ktest *t)
 
 /* ---- array caches ---------------------------------------------------------------- */
 
+/* Two pages of objects, 4 to 120 of them (worked out here, not by slab.c). */
 static unsigned int expected_limit(size_t size)
 {
-	return size > 131072 ? 1 : size > PAGE_SIZE ? 8 : size > 1024 ? 24 : size > 256 ? 54 : 120;
+	unsigned int n = (unsigned int)(2 * PAGE_SIZE / size);
+
+	return n < 4 ? 4 : n > 120 ? 120 : n;
 }
 
 static void array_cache_sizes(struct ktest *t)
@@ -1176,11 +1179,78 @@ static void tune_resizes_magazines(struct ktest *t)
 	}
 	KTEST_EXPECT_EQ(t, c->limit, 30u);
 	KTEST_EXPECT_EQ(t, counts_of(c).held, 1UL);
-	KTEST_EXPECT_EQ(t, counts_of(mags).held, mags_held - NR_CPUS);	/* old ones freed */
+	/* the old ones freed: one per online CPU, the others never had one */
+	KTEST_EXPECT_EQ(t, counts_of(mags).held, mags_held - num_online_cpus());
 	KTEST_EXPECT_EQ(t, slab_tune_cpucache(c, 10, 11), -1);	/* batch > limit */
 	KTEST_EXPECT_EQ(t, c->limit, 30u);
 	kmem_cache_free(c, keep);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* Swaps the array caches of CPUs a and b of c.  Interrupts off. */
+static void swap_slots(struct kmem_cache *c, unsigned int a, unsigned int b)
+{
+	struct array_cache *ac = c->array[a];
+
+	c->array[a] = c->array[b];
+	c->array[b] = ac;
+}
+
+/*
+ * Only online CPUs get magazines when a cache is made: the other slots
+ * share an empty one of limit 0, which no allocation or free can use, so a
+ * CPU's first allocation (or free) there makes it a magazine of its own.
+ * Played on this CPU by swapping its slot with an offline CPU's; nothing
+ * leaks (destroy frees the magazines in every slot).
+ */
+static void magazines_only_for_cpus_that_run(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_lazy_mag", 64, 0, 0, NULL, NULL);
+	unsigned int cpu, self, off[2], n_off = 0;
+	struct kmem_cache *mags;
+	unsigned long flags, mags_held;
+	void *a, *b;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	mags = virt_to_page(cpu_cache(c))->slab_cache;
+	mags_held = counts_of(mags).held;
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		if (cpu_online(cpu)) {
+			KTEST_EXPECT_EQ(t, c->array[cpu]->limit, c->limit);
+			continue;
+		}
+		KTEST_EXPECT_EQ(t, c->array[cpu]->limit, 0u);
+		KTEST_EXPECT_EQ(t, c->array[cpu]->avail, 0u);
+		if (n_off < 2)
+			off[n_off++] = cpu;
+	}
+	if (n_off < 2) {
+		kmem_cache_destroy(c);
+		ktest_skip(t, "fewer than two CPUs offline");
+		return;
+	}
+	local_irq_save(flags);
+	self = smp_processor_id();
+	swap_slots(c, self, off[0]);			/* as if this CPU came up late */
+	a = kmem_cache_alloc(c, GFP_ATOMIC);
+	KTEST_EXPECT_NOT_NULL(t, a);
+	KTEST_EXPECT_EQ(t, c->array[self]->limit, c->limit);	/* made its own */
+	KTEST_EXPECT_EQ(t, ac_avail(c->array[self]), c->batchcount - 1);
+	KTEST_EXPECT_EQ(t, c->array[off[1]]->avail, 0u);	/* the shared one untouched */
+	b = kmem_cache_alloc(c, GFP_ATOMIC);
+	swap_slots(c, self, off[1]);			/* and a first free */
+	kmem_cache_free(c, b);
+	KTEST_EXPECT_EQ(t, c->array[self]->limit, c->limit);
+	KTEST_EXPECT_EQ(t, ac_avail(c->array[self]), 1u);
+	KTEST_EXPECT_EQ(t, counts_of(mags).held, mags_held + 2);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	kmem_cache_free(c, a);
+	kmem_cache_shrink(c);		/* interrupts off: this CPU's slot only */
+	swap_slots(c, self, off[1]);	/* the first one made */
+	kmem_cache_shrink(c);		/* offline slots keep empty magazines */
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	KTEST_EXPECT_EQ(t, counts_of(mags).held, mags_held - 1);	/* all of c's freed */
 }
 
 static void shrink_waits_for_each_cpu(struct ktest *t)
@@ -1337,6 +1407,7 @@ static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(grow_failure_gives_pages_back),
 	KTEST_CASE(validator_finds_corruption),
 	KTEST_CASE(tune_resizes_magazines),
+	KTEST_CASE(magazines_only_for_cpus_that_run),
 	KTEST_CASE(shrink_waits_for_each_cpu),
 	KTEST_CASE(tune_swaps_on_each_cpu),
 	KTEST_CASE(destroy_waits_for_each_cpu),
