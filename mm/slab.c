@@ -35,10 +35,13 @@
  * that CPU (timers run where they were armed), so each CPU ages its own
  * magazines in its own timer interrupt without an IPI: an IPI cannot be
  * sent from the timer interrupt (smp_call_function() wants process context
- * with interrupts on), and a per-CPU timer costs nothing on idle CPUs.  A
- * free claims its object with one compare-and-swap of the bufctl state
- * (held -> cached), so of two CPUs freeing the same object exactly one
- * wins and the other reports a double free.
+ * with interrupts on), and a per-CPU timer costs nothing on idle CPUs.
+ * With more than one CPU online a free claims its object with one
+ * compare-and-swap of the bufctl state (held -> cached), so of two CPUs
+ * freeing the same object exactly one wins and the other reports a double
+ * free (alone, a plain read and write: see claim_state()).  Only online
+ * CPUs get magazines; the others share no_magazine until they first use
+ * the cache.
  *
  * kmalloc() uses general caches of 32 bytes to a page (powers of two and
  * their three quarters from 256 up) and takes larger
