@@ -37,8 +37,8 @@ struct free_area {
 static struct free_area free_area[MAX_ORDER];
 static DEFINE_SPINLOCK(zone_lock);	/* free_area, counters, page flags/order */
 
-static struct page *mem_map;
-static unsigned long first_pfn, end_pfn;	/* mem_map covers [first_pfn, end_pfn) */
+struct page *mem_map;			/* see <tiny/mm.h>: virt_to_page() reads these */
+unsigned long first_pfn, end_pfn;	/* mem_map covers [first_pfn, end_pfn) */
 static unsigned long managed_pages;		/* pages given to the allocator at boot */
 static unsigned long free_page_count;
 static unsigned long reserved_ram_pages;	/* RAM pages kept out (kernel, mem_map, ...) */
@@ -63,13 +63,6 @@ static inline struct page *pfn_to_page(unsigned long pfn)
 static inline int pfn_valid(unsigned long pfn)
 {
 	return pfn >= first_pfn && pfn < end_pfn;
-}
-
-struct page *virt_to_page(const void *addr)
-{
-	unsigned long pfn = (unsigned long)(uintptr_t)addr >> PAGE_SHIFT;
-
-	return mem_map && pfn_valid(pfn) ? pfn_to_page(pfn) : NULL;
 }
 
 void *page_address(const struct page *page)

@@ -28,7 +28,23 @@
  * the page allocator at once; every 2 seconds a timer drains part of each
  * idle magazine and gives back the free slabs.
  *
- * kmalloc() uses general caches of 32 bytes to 128 KiB and takes larger
+ * SMP: a magazine is only ever changed by its own CPU, with interrupts off.
+ * Shrink, destroy and tune reach the other CPUs' magazines as Linux 2.6
+ * did, through on_each_cpu(): each CPU drains (or swaps) its own, then the
+ * cache lock covers the slabs.  The reaper is one timer per CPU, armed on
+ * that CPU (timers run where they were armed), so each CPU ages its own
+ * magazines in its own timer interrupt without an IPI: an IPI cannot be
+ * sent from the timer interrupt (smp_call_function() wants process context
+ * with interrupts on), and a per-CPU timer costs nothing on idle CPUs.
+ * With more than one CPU online a free claims its object with one
+ * compare-and-swap of the bufctl state (held -> cached), so of two CPUs
+ * freeing the same object exactly one wins and the other reports a double
+ * free (alone, a plain read and write: see claim_state()).  Only online
+ * CPUs get magazines; the others share no_magazine until they first use
+ * the cache.
+ *
+ * kmalloc() uses general caches of 32 bytes to a page (powers of two and
+ * their three quarters from 256 up) and takes larger
  * blocks from the page allocator (PG_bigblock on the head page).  A bad
  * kfree()/kmem_cache_free() (not an object start, another cache's object,
  * a double free) is found in O(1) from the page and the bufctl state,
@@ -51,11 +67,11 @@ const char kmem_allocator_name[] = "SLAB";
 #define CACHE(x)	{ .cs_size = (x), .cs_name = "size-" #x }
 struct cache_sizes malloc_sizes[] = {
 	CACHE(32), CACHE(64), CACHE(96), CACHE(128), CACHE(192), CACHE(256),
-	CACHE(512), CACHE(1024), CACHE(2048), CACHE(4096), CACHE(8192),
-	CACHE(16384), CACHE(32768), CACHE(65536), CACHE(131072),
+	CACHE(384), CACHE(512), CACHE(768), CACHE(1024), CACHE(1536), CACHE(2048),
+	CACHE(3072), CACHE(4096), CACHE(6144), CACHE(8192), CACHE(12288), CACHE(16384),
 };
 const unsigned int nr_malloc_sizes = ARRAY_SIZE(malloc_sizes);
-static size_t kmalloc_max_size;		/* largest general cache made at boot */
+size_t kmalloc_max_size;		/* largest general cache made at boot */
 
 struct kmem_cache cache_cache;		/* laid out by kmem_cache_init() */
 LIST_HEAD(cache_chain);
@@ -65,19 +81,35 @@ LIST_HEAD(large_blocks);
 DEFINE_SPINLOCK(large_block_lock);	/* large_blocks, large_block_pages, PG_bigblock */
 unsigned long large_block_pages;
 
-unsigned long slab_reap_passes;
-static struct timer_list reap_timer;
+unsigned long slab_reap_passes[NR_CPUS];
+static struct timer_list reap_timers[NR_CPUS];
+static unsigned char reaper_armed[NR_CPUS];	/* written by that CPU only */
+static int reaper_enabled;		/* timers work: kmem_cache_init_late() ran */
 unsigned int slab_break_order;
-unsigned long slab_zero_ctor_refusals;
+atomic_long_t slab_zero_ctor_refusals;
 
 /* Until kmalloc() works, caches get static one-entry magazines. */
 #define BOOT_CPUCACHE_ENTRIES	1
 union arraycache_init {
 	struct array_cache cache;
-	char room[sizeof(struct array_cache) + BOOT_CPUCACHE_ENTRIES * sizeof(void *)];
+	char room[sizeof(struct array_cache) + BOOT_CPUCACHE_ENTRIES * sizeof(struct ac_entry)];
 };
 static union arraycache_init boot_arrays[(1 + ARRAY_SIZE(malloc_sizes)) * NR_CPUS];
 static unsigned int boot_arrays_used;
+
+/* The magazine of a CPU that has not used a cache yet: empty and full at
+ * once, so that the CPU's first allocation or free there takes the slow
+ * path, which gives it a magazine of its own.  Only online CPUs get one:
+ * magazines for NR_CPUS CPUs of which one runs were most of the
+ * allocator's own memory.  Never written. */
+static struct array_cache no_magazine;
+
+/* Per CPU, a one-entry array cache for the allocations made while this CPU
+ * makes itself a magazine (which may need one from a cache that has no
+ * magazine on this CPU yet, perhaps the same one), and the flag that says
+ * it is doing so.  Each used by its own CPU with interrupts off. */
+static union arraycache_init scratch_arrays[NR_CPUS];
+static unsigned char making_magazine[NR_CPUS];
 static atomic_long_t slab_internal_bytes;	/* held by internal_alloc() objects */
 static int slab_up;			/* kmalloc() works: caches get sized magazines */
 
@@ -164,21 +196,37 @@ static int cache_layout(struct kmem_cache *c, size_t size, size_t align, unsigne
 		c->slab_size = slab_mgmt_size(c->num, c->align);
 	c->colour_off = max_t(size_t, L1_CACHE_BYTES, c->align);
 	c->colour = (unsigned int)(left / c->colour_off);
+	c->objs_bytes = c->num * c->buffer_size;
+	c->reciprocal_size = (u32)(((1ULL << 32) + c->buffer_size - 1) / c->buffer_size);
 	return 0;
 }
 
 /* ---- objects between slabs and array caches (c->lock held) ---------------- */
 
-/* Takes the first free object of slabp; it becomes CACHED. */
-static void *slab_get_obj(struct kmem_cache *c, struct slab *slabp)
+/* Takes up to n free objects of slabp into entry[], each CACHED; returns
+ * how many.  One pass down the free chain with the chain head, the count
+ * and the object address in registers: a refill moves every object a
+ * growing cache hands out. */
+static unsigned int slab_get_objs(struct kmem_cache *c, struct slab *slabp,
+				  struct ac_entry *entry, unsigned int n)
 {
 	kmem_bufctl_t *bufctl = slab_bufctl(slabp), idx = slabp->free;
+	char *s_mem = slabp->s_mem;
+	size_t size = c->buffer_size;
+	unsigned int taken;
 
-	slabp->free = bufctl[idx];
-	bufctl[idx] = BUFCTL_CACHED;
-	slabp->inuse++;
-	c->free_objects--;
-	return index_to_obj(c, slabp, idx);
+	for (taken = 0; taken < n && idx != BUFCTL_END; taken++) {
+		kmem_bufctl_t next = bufctl_read(&bufctl[idx]);
+
+		bufctl_write(&bufctl[idx], BUFCTL_CACHED);
+		entry[taken].objp = s_mem + (size_t)idx * size;
+		entry[taken].state = &bufctl[idx];
+		idx = next;
+	}
+	slabp->free = idx;
+	slabp->inuse += taken;
+	c->free_objects -= taken;
+	return taken;
 }
 
 /* Puts a CACHED object back at the head of its slab's free chain. */
@@ -186,16 +234,19 @@ static void slab_put_obj(struct kmem_cache *c, struct slab *slabp, void *objp)
 {
 	kmem_bufctl_t idx = obj_to_index(c, slabp, objp);
 
-	slab_bufctl(slabp)[idx] = slabp->free;
+	bufctl_write(&slab_bufctl(slabp)[idx], slabp->free);
 	slabp->free = idx;
 	slabp->inuse--;
 	c->free_objects++;
 }
 
-/* Moves up to n objects from the partial slabs, then the free ones, to ac. */
+/* Moves up to n objects from the partial slabs, then the free ones, to
+ * this CPU's ac. */
 static void refill_from_slabs(struct kmem_cache *c, struct array_cache *ac, unsigned int n)
 {
-	while (n) {
+	unsigned int avail = ac->avail, got;
+
+	for (; n; ac_set_avail(ac, avail)) {
 		struct list_head *head = &c->slabs_partial;
 		struct slab *slabp;
 
@@ -206,8 +257,9 @@ static void refill_from_slabs(struct kmem_cache *c, struct array_cache *ac, unsi
 			c->free_touched = 1;
 		}
 		slabp = list_first_entry(head, struct slab, list);
-		for (; n && slabp->inuse < c->num; n--)
-			ac->entry[ac->avail++] = slab_get_obj(c, slabp);
+		got = slab_get_objs(c, slabp, ac->entry + avail, n);
+		avail += got;
+		n -= got;
 		list_move(&slabp->list,
 			  slabp->free == BUFCTL_END ? &c->slabs_full : &c->slabs_partial);
 	}
@@ -223,15 +275,15 @@ static void slab_retire(struct kmem_cache *c, struct slab *slabp, struct list_he
 
 /* Returns nr cached objects to their slabs; a slab that becomes free is
  * retired to dead if the cache has more than free_limit free objects. */
-static void free_block(struct kmem_cache *c, void **objpp, unsigned int nr,
+static void free_block(struct kmem_cache *c, struct ac_entry *entry, unsigned int nr,
 		       struct list_head *dead)
 {
 	unsigned int i;
 
 	for (i = 0; i < nr; i++) {
-		struct slab *slabp = virt_to_page(objpp[i])->slab;
+		struct slab *slabp = slab_obj_page(c, entry[i].objp)->slab;
 
-		slab_put_obj(c, slabp, objpp[i]);
+		slab_put_obj(c, slabp, entry[i].objp);
 		if (slabp->inuse)	/* at the tail: give its other objects time */
 			list_move_tail(&slabp->list, &c->slabs_partial);
 		else if (c->free_objects > c->free_limit)
@@ -241,14 +293,17 @@ static void free_block(struct kmem_cache *c, void **objpp, unsigned int nr,
 	}
 }
 
-/* Returns the n oldest (coldest) objects of ac to their slabs. */
+/* Returns the n oldest (coldest) objects of ac to their slabs: this CPU's
+ * ac, or one no CPU uses any more. */
 static void drain_array_locked(struct kmem_cache *c, struct array_cache *ac, unsigned int n,
 			       struct list_head *dead)
 {
 	n = min(n, ac->avail);
+	if (!n)
+		return;		/* no_magazine stays unwritten */
 	free_block(c, ac->entry, n, dead);
-	ac->avail -= n;
-	memmove(ac->entry, ac->entry + n, ac->avail * sizeof(void *));
+	memmove(ac->entry, ac->entry + n, (ac->avail - n) * sizeof(ac->entry[0]));
+	ac_set_avail(ac, ac->avail - n);
 }
 
 /* Retires the free slabs beyond the first keep to dead. */
@@ -290,42 +345,64 @@ static struct slab *alloc_slabmgmt(struct kmem_cache *c, void *addr, size_t colo
 	return slabp;
 }
 
-/* Points every page of a slab at c and slabp (PG_slab), or clears them (c NULL). */
+/* Points every page of a slab at c and slabp and sets PG_slab, or clears
+ * them (c NULL).  The flag changes under zone_lock (page_update_flags()),
+ * set after the pointers and cleared before them. */
 static void slab_map_pages(struct page *page, unsigned int order, struct kmem_cache *c,
 			   struct slab *slabp)
 {
 	unsigned long i;
 
+	if (!c)
+		page_update_flags(page, 1UL << order, 0, PG_slab);
 	for (i = 0; i < (1UL << order); i++) {
-		page[i].flags = c ? page[i].flags | PG_slab : page[i].flags & ~PG_slab;
 		page[i].slab_cache = c;
 		page[i].slab = slabp;
 	}
+	if (c)
+		page_update_flags(page, 1UL << order, PG_slab, 0);
 }
 
-/* Constructs every object of a new slab and chains them all as free. */
-static void cache_init_objs(struct kmem_cache *c, struct slab *slabp)
+/* Constructs every object of a new slab, hands the first n (at most num)
+ * to entry[] as CACHED and chains the others as free: the objects a refill
+ * takes from a new slab never go through its free chain. */
+static void cache_init_objs(struct kmem_cache *c, struct slab *slabp, struct ac_entry *entry,
+			    unsigned int n)
 {
 	kmem_bufctl_t *bufctl = slab_bufctl(slabp);
-	unsigned int i;
+	unsigned int i, num = c->num;
+	char *objp = slabp->s_mem;
 
-	for (i = 0; i < c->num; i++) {
-		void *objp = index_to_obj(c, slabp, i);
-
-		if (c->ctor) {
-			kmem_mark_internal(objp, c->obj_size);
-			c->ctor(objp);
-			kmem_mark_noaccess(objp, c->obj_size);
-		}
-		bufctl[i] = i + 1;
+	for (i = 0; c->ctor && i < num; i++) {
+		kmem_mark_internal(index_to_obj(c, slabp, i), c->obj_size);
+		c->ctor(index_to_obj(c, slabp, i));
+		kmem_mark_noaccess(index_to_obj(c, slabp, i), c->obj_size);
 	}
-	bufctl[c->num - 1] = BUFCTL_END;
-	slabp->free = 0;
+	for (i = 0; i < n; i++, objp += c->buffer_size) {
+		bufctl[i] = BUFCTL_CACHED;
+		entry[i].objp = objp;
+		entry[i].state = &bufctl[i];
+	}
+	for (; i < num - 1; i++)
+		bufctl[i] = (kmem_bufctl_t)(i + 1);
+	if (n < num)
+		bufctl[num - 1] = BUFCTL_END;
+	slabp->free = n < num ? (kmem_bufctl_t)n : BUFCTL_END;
+	slabp->inuse = (unsigned short)n;
 }
 
-/* Adds a slab of constructed objects to the free list; 0 if out of memory.
- * Interrupts off; pages, descriptor and constructors without c->lock. */
-static int cache_grow(struct kmem_cache *c, gfp_t flags)
+/* The address of a page's memory (page_address(), inline). */
+static inline void *slab_page_address(const struct page *page)
+{
+	return (void *)(uintptr_t)((first_pfn + (unsigned long)(page - mem_map)) << PAGE_SHIFT);
+}
+
+/* Adds a slab of constructed objects to the cache, its first n objects
+ * (at most num) in this CPU's array cache ac, which has room for them;
+ * returns the number put there, or 0 if out of memory.  Interrupts off;
+ * pages, descriptor and constructors without c->lock. */
+static unsigned int cache_grow(struct kmem_cache *c, gfp_t flags, struct array_cache *ac,
+			       unsigned int n)
 {
 	struct page *page;
 	struct slab *slabp;
@@ -340,23 +417,25 @@ static int cache_grow(struct kmem_cache *c, gfp_t flags)
 	page = alloc_pages(flags & ~__GFP_ZERO, c->gfporder);
 	if (!page)
 		return 0;
-	slabp = alloc_slabmgmt(c, page_address(page), offset, flags);
+	slabp = alloc_slabmgmt(c, slab_page_address(page), offset, flags);
 	if (!slabp) {
 		__free_pages(page, c->gfporder);
 		return 0;
 	}
-	kmem_mark_noaccess(page_address(page), PAGE_SIZE << c->gfporder);
+	kmem_mark_noaccess(slab_page_address(page), PAGE_SIZE << c->gfporder);
 	if (!OFF_SLAB(c))
 		kmem_mark_internal(slabp, c->slab_size);
 	slab_map_pages(page, c->gfporder, c, slabp);
-	cache_init_objs(c, slabp);
+	n = min(n, c->num);
+	cache_init_objs(c, slabp, ac->entry + ac->avail, n);
+	ac_set_avail(ac, ac->avail + n);
 
 	spin_lock(&c->lock);
-	list_add_tail(&slabp->list, &c->slabs_free);
+	list_add_tail(&slabp->list, n == c->num ? &c->slabs_full : &c->slabs_partial);
 	c->num_slabs++;
-	c->free_objects += c->num;
+	c->free_objects += c->num - n;
 	spin_unlock(&c->lock);
-	return 1;
+	return n;
 }
 
 /* Destructs the objects of a retired slab and frees its pages and an
@@ -392,118 +471,260 @@ static unsigned long slabs_destroy(struct kmem_cache *c, struct list_head *list)
 
 /* ---- allocation and free: the per-CPU fast path ------------------------------ */
 
-static void obj_set_state(struct kmem_cache *c, const void *objp, kmem_bufctl_t state)
+/* kmem_debug_validate(), compiled in only with CONFIG_DEBUG_KMEM_VALIDATE:
+ * otherwise not even a call on the fast path. */
+static inline void slab_debug_validate(const char *op, const void *obj)
 {
-	struct slab *slabp = virt_to_page(objp)->slab;
-
-	slab_bufctl(slabp)[obj_to_index(c, slabp, objp)] = state;
+	if (IS_ENABLED(CONFIG_DEBUG_KMEM_VALIDATE))
+		kmem_debug_validate(op, obj);
 }
 
-/* Refills the empty array cache (growing the cache if the slabs have no
- * free object) and takes an object.  NULL if out of memory.  Interrupts off. */
-static void *cache_alloc_refill(struct kmem_cache *c, gfp_t flags)
+static void start_cpu_reaper(void *unused);
+static void *magazine_alloc(unsigned int limit, unsigned int batch, gfp_t flags);
+
+/* Gives this CPU a magazine of c of its own in place of no_magazine.
+ * Returns it, or NULL if out of memory or if this CPU is making one
+ * already (a nested call: the caller then does without).  Interrupts off. */
+static struct array_cache *cpu_magazine_create(struct kmem_cache *c, gfp_t flags)
+{
+	unsigned int cpu = smp_processor_id();
+	struct array_cache *ac;
+
+	if (making_magazine[cpu])
+		return NULL;
+	making_magazine[cpu] = 1;
+	ac = magazine_alloc(c->limit, c->batchcount, flags & ~__GFP_ZERO);
+	making_magazine[cpu] = 0;
+	if (ac) {
+		spin_lock(&c->lock);	/* the counts read every slot under it */
+		c->array[cpu] = ac;
+		spin_unlock(&c->lock);
+	}
+	return ac;
+}
+
+/* One object of c, still CACHED, taken through this CPU's scratch array
+ * cache when it has no magazine of c (the entry stays valid until the next
+ * use of the scratch, which the caller reads before).  NULL if out of
+ * memory.  Interrupts off. */
+static noinline struct ac_entry *cache_alloc_one(struct kmem_cache *c, gfp_t flags)
+{
+	struct array_cache *ac = &scratch_arrays[smp_processor_id()].cache;
+
+	ac->limit = ac->batchcount = 1;
+	spin_lock(&c->lock);
+	refill_from_slabs(c, ac, 1);
+	spin_unlock(&c->lock);
+	if (!ac->avail && !cache_grow(c, flags, ac, 1))
+		return NULL;
+	ac_set_avail(ac, 0);
+	return &ac->entry[0];
+}
+
+/* Moves up to batchcount objects from the slabs to this CPU's empty array
+ * cache (growing the cache if the slabs have no free object) and takes
+ * one, still CACHED: the entry just above the magazine's new top.  NULL if
+ * out of memory.  Interrupts off. */
+static noinline struct ac_entry *cache_alloc_refill(struct kmem_cache *c, gfp_t flags)
 {
 	struct array_cache *ac = cpu_cache(c);
 
-	for (;;) {
-		spin_lock(&c->lock);
-		refill_from_slabs(c, ac, ac->batchcount);
-		spin_unlock(&c->lock);
-		if (ac->avail)
-			return ac->entry[--ac->avail];
-		if (!cache_grow(c, flags))
-			return NULL;
-	}
+	start_cpu_reaper(NULL);
+	if (unlikely(ac == &no_magazine) && !(ac = cpu_magazine_create(c, flags)))
+		return cache_alloc_one(c, flags);
+	ac->touched = 1;
+	spin_lock(&c->lock);
+	refill_from_slabs(c, ac, ac->batchcount);
+	spin_unlock(&c->lock);
+	if (!ac->avail && !cache_grow(c, flags, ac, ac->batchcount))
+		return NULL;
+	ac_set_avail(ac, ac->avail - 1);
+	return &ac->entry[ac->avail];
 }
 
 /* An object of c in the given state (ACTIVE: for a caller, INTERNAL: for
  * the allocator), or NULL.  Any context: the array cache is used with
- * interrupts off and no lock (UP: one CPU). */
-static void *cache_alloc(struct kmem_cache *c, gfp_t flags, kmem_bufctl_t state)
+ * interrupts off and no lock (only this CPU changes it). */
+static __always_inline void *cache_alloc(struct kmem_cache *c, gfp_t flags,
+					 kmem_bufctl_t state)
 {
 	struct array_cache *ac;
+	struct ac_entry *entry;
 	unsigned long save;
+	unsigned int avail;
 	void *objp;
 
 	if (should_failslab(c->name, c->obj_size, flags))
 		return NULL;
 	local_irq_save(save);
 	ac = cpu_cache(c);
-	ac->touched = 1;
-	objp = likely(ac->avail) ? ac->entry[--ac->avail] : cache_alloc_refill(c, flags);
-	if (objp)
-		obj_set_state(c, objp, state);
+	avail = ac->avail;
+	if (likely(avail)) {
+		ac->touched = 1;
+		ac_set_avail(ac, --avail);
+		entry = &ac->entry[avail];
+	} else {
+		entry = cache_alloc_refill(c, flags);
+		if (unlikely(!entry)) {
+			local_irq_restore(save);
+			return NULL;
+		}
+	}
+	objp = entry->objp;
+	bufctl_write(entry->state, state);
 	local_irq_restore(save);
-	if (!objp)
-		return NULL;
 	kmem_mark_allocated(objp, c->obj_size, c->ctor || (flags & __GFP_ZERO));
 	if (flags & __GFP_ZERO)
 		memset(objp, 0, c->obj_size);
 	return objp;
 }
 
-/* Why objp on page cannot be freed into c, or NULL if it can: the start
- * of an object of c in state want (ACTIVE from callers, INTERNAL from the
- * allocator itself). */
-static const char *cache_free_check(struct kmem_cache *c, const struct page *page,
-				    const void *objp, kmem_bufctl_t want)
+/* Why an object whose state is seen cannot be freed as one in state want
+ * (ACTIVE from callers, INTERNAL from the allocator itself). */
+static const char *state_mismatch(kmem_bufctl_t seen)
 {
-	const kmem_bufctl_t *state;
+	if (seen == BUFCTL_INTERNAL)
+		return "the allocator's own object (a cache, descriptor or array cache)";
+	if (seen == BUFCTL_ACTIVE)
+		return "not the allocator's own object";
+	if (seen == BUFCTL_CACHED)
+		return "double free (the object is in an array cache already)";
+	return "double free (the object is on its slab's free list)";
+}
 
+/* Why objp on page is no object of c to free (not a slab page, another
+ * cache's, not an object's start), or NULL if it is one. */
+static const char *not_an_object(const struct kmem_cache *c, const struct page *page,
+				 const void *objp)
+{
 	if (!page || !(page->flags & PG_slab))
 		return "not a slab object";
 	if (page->slab_cache != c)
 		return "the object belongs to another cache";
-	state = obj_bufctl(c, page, objp);
-	if (!state)
+	if (!obj_bufctl(c, page, objp))
 		return "not the start of an object";
-	if (*state == want)
-		return NULL;
-	if (*state == BUFCTL_INTERNAL)
-		return "the allocator's own object (a cache, descriptor or array cache)";
-	if (*state == BUFCTL_ACTIVE)
-		return "not the allocator's own object";
-	if (*state == BUFCTL_CACHED)
-		return "double free (the object is in the array cache already)";
-	return "double free (the object is on its slab's free list)";
+	return NULL;
 }
 
-/* Pushes a just-CACHED object on this CPU's array cache, flushing
- * batchcount objects to the slabs first if it is full.  Interrupts off. */
-static void __cache_free(struct kmem_cache *c, void *objp)
+/* Why objp on page cannot be freed into c, or NULL if it can: the start
+ * of an object of c in state want.  Looks only (ksize()). */
+static const char *cache_free_check(struct kmem_cache *c, const struct page *page,
+				    const void *objp, kmem_bufctl_t want)
 {
-	struct array_cache *ac = cpu_cache(c);
+	const char *why = not_an_object(c, page, objp);
+	kmem_bufctl_t seen;
+
+	if (why)
+		return why;
+	seen = bufctl_read(obj_bufctl(c, page, objp));
+	return seen == want ? NULL : state_mismatch(seen);
+}
+
+/*
+ * Makes the state word CACHED if it holds want; returns the state seen
+ * (want: claimed).  Interrupts off.  With one CPU online nothing else can
+ * touch the word meanwhile, so a plain read and write are exact: a second
+ * CPU is started by this one from process context (never inside a free,
+ * which runs with interrupts off), so the count cannot grow between the
+ * test and the write.  With more CPUs a compare-and-swap: of two CPUs
+ * freeing one object, exactly one wins and the other sees CACHED.
+ */
+static inline kmem_bufctl_t claim_state(kmem_bufctl_t *state, kmem_bufctl_t want)
+{
+	kmem_bufctl_t seen;
+
+	if (likely(num_online_cpus() == 1)) {
+		seen = bufctl_read(state);
+		if (seen == want)
+			bufctl_write(state, BUFCTL_CACHED);
+		return seen;
+	}
+	seen = want;
+	__atomic_compare_exchange_n(state, &seen, BUFCTL_CACHED, 0, __ATOMIC_RELAXED,
+				    __ATOMIC_RELAXED);
+	return seen;
+}
+
+/* Pushes a just-CACHED object on this CPU's full array cache of c: first
+ * its batchcount coldest objects go back to the slabs (cache_flusharray).
+ * Without a magazine yet, the CPU makes one; if it cannot, the object goes
+ * straight back to its slab.  Interrupts off. */
+static noinline void cache_free_slow(struct kmem_cache *c, struct array_cache *ac,
+				     struct ac_entry obj)
+{
 	LIST_HEAD(dead);
 
-	if (unlikely(ac->avail >= ac->limit)) {		/* cache_flusharray */
+	start_cpu_reaper(NULL);
+	if (ac == &no_magazine && !(ac = cpu_magazine_create(c, GFP_ATOMIC))) {
+		spin_lock(&c->lock);
+		free_block(c, &obj, 1, &dead);
+		spin_unlock(&c->lock);
+		slabs_destroy(c, &dead);
+		return;
+	}
+	if (ac->avail >= ac->limit) {
 		spin_lock(&c->lock);
 		drain_array_locked(c, ac, ac->batchcount, &dead);
 		spin_unlock(&c->lock);
 		slabs_destroy(c, &dead);
 	}
-	ac->entry[ac->avail++] = objp;
+	ac->entry[ac->avail] = obj;
+	ac_set_avail(ac, ac->avail + 1);
 }
 
-/* Frees objp into c (NULL: the cache owning it) if it is an object there
- * in state want, else reports it (fn, caller) and returns 0.  Any context. */
+/*
+ * Frees objp into c if it is the start of an object of c in state want;
+ * else returns why not (and changes nothing).  page is objp's page, which
+ * the caller found to be a slab page of c.  Any context.
+ */
+static __always_inline const char *cache_free(struct kmem_cache *c, struct page *page,
+					      const void *objp, kmem_bufctl_t want)
+{
+	struct slab *slabp = page->slab;
+	size_t offset = (uintptr_t)objp - (uintptr_t)slabp->s_mem;	/* huge if before */
+	unsigned int idx = obj_index(c, offset);
+	struct array_cache *ac;
+	kmem_bufctl_t *state, seen;
+	unsigned long save;
+
+	if (unlikely(offset >= c->objs_bytes || (size_t)idx * c->buffer_size != offset))
+		return not_an_object(c, page, objp);
+	state = &slab_bufctl(slabp)[idx];
+	local_irq_save(save);
+	seen = claim_state(state, want);
+	if (unlikely(seen != want)) {
+		local_irq_restore(save);
+		return state_mismatch(seen);
+	}
+	kmem_mark_freed(objp, c->obj_size);
+	ac = cpu_cache(c);
+	if (likely(ac->avail < ac->limit)) {
+		ac->entry[ac->avail].objp = (void *)objp;
+		ac->entry[ac->avail].state = state;
+		ac_set_avail(ac, ac->avail + 1);
+	} else {
+		cache_free_slow(c, ac, (struct ac_entry){ (void *)objp, state });
+	}
+	local_irq_restore(save);
+	return NULL;
+}
+
+/* Is page a slab page of c? */
+static inline int page_of_cache(const struct page *page, const struct kmem_cache *c)
+{
+	return page && (page->flags & PG_slab) && page->slab_cache == c;
+}
+
+/* Frees objp into c if it is an object there in state want, else reports
+ * it (fn, caller) and returns 0.  Any context. */
 static int cache_free_checked(struct kmem_cache *c, const void *objp, kmem_bufctl_t want,
 			      const char *fn, void *caller)
 {
 	struct page *page = virt_to_page(objp);
-	const char *why;
-	unsigned long save;
+	const char *why = page_of_cache(page, c) ? cache_free(c, page, objp, want) :
+						   not_an_object(c, page, objp);
 
-	local_irq_save(save);
-	if (!c && page)
-		c = page->slab_cache;
-	why = cache_free_check(c, page, objp, want);
-	if (!why) {
-		kmem_mark_freed(objp, c->obj_size);
-		obj_set_state(c, objp, BUFCTL_CACHED);
-		__cache_free(c, (void *)objp);
-	}
-	local_irq_restore(save);
-	if (why)
+	if (unlikely(why))
 		kmem_bad_free(fn, objp, why, caller);
 	return !why;
 }
@@ -533,49 +754,65 @@ static noinline void internal_free(struct kmem_cache *c, const void *objp)
 }
 
 /* A constructed object zeroed would go back unconstructed: refused, as
- * Linux refuses it.  Returns 1 (and reports it) if flags ask for that. */
-static int zero_with_ctor(struct kmem_cache *c, gfp_t flags)
+ * Linux refuses it.  Reports the refusal of __GFP_ZERO on c. */
+static noinline void refuse_zero_with_ctor(struct kmem_cache *c)
 {
-	if (likely(!(flags & __GFP_ZERO) || !c->ctor))
-		return 0;
-	slab_zero_ctor_refusals++;
+	atomic_long_inc(&slab_zero_ctor_refusals);
 	pr_err("kmem_cache_alloc: __GFP_ZERO on cache %s, which has a constructor: refused\n",
 	       c->name);
-	return 1;
 }
 
 void *kmem_cache_alloc(struct kmem_cache *c, gfp_t flags)
 {
 	void *objp;
 
-	if (zero_with_ctor(c, flags))
+	if (unlikely(flags & c->zero_refused)) {
+		refuse_zero_with_ctor(c);
 		return NULL;
+	}
 	objp = cache_alloc(c, flags, BUFCTL_ACTIVE);
-	kmem_debug_validate("kmem_cache_alloc", objp);
+	slab_debug_validate("kmem_cache_alloc", objp);
 	return objp;
 }
 
 void kmem_cache_free(struct kmem_cache *c, void *objp)
 {
-	if (objp && cache_free_checked(c, objp, BUFCTL_ACTIVE, "kmem_cache_free",
-				       __builtin_return_address(0)))
-		kmem_debug_validate("kmem_cache_free", objp);
+	struct page *page;
+	const char *why;
+
+	if (unlikely(!objp))
+		return;
+	page = virt_to_page(objp);
+	why = likely(page_of_cache(page, c)) ? cache_free(c, page, objp, BUFCTL_ACTIVE) :
+					       not_an_object(c, page, objp);
+	if (unlikely(why)) {
+		kmem_bad_free("kmem_cache_free", objp, why, __builtin_return_address(0));
+		return;
+	}
+	slab_debug_validate("kmem_cache_free", objp);
 }
 
 /* ---- kmalloc ------------------------------------------------------------------- */
 
+/* kmalloc_caches[(size - 1) >> KMALLOC_SHIFT]: the general cache for size,
+ * NULL past the largest made (and before it is made).  Filled as the
+ * classes are made, smallest first, so that one load finds a class. */
+#define KMALLOC_SHIFT	3
+static struct kmem_cache *kmalloc_caches[KMALLOC_MAX_CACHE_SIZE >> KMALLOC_SHIFT];
+
+/* Points the table at cs's cache for the sizes above from up to cs_size. */
+static void kmalloc_table_fill(size_t from, const struct cache_sizes *cs)
+{
+	size_t i;
+
+	for (i = from >> KMALLOC_SHIFT; i < cs->cs_size >> KMALLOC_SHIFT; i++)
+		kmalloc_caches[i] = cs->cs_cachep;
+}
+
 struct kmem_cache *kmem_find_general_cachep(size_t size)
 {
-	/* malloc_sizes[]: 32, 64, 96, 128, 192, then the powers of two from 256 */
-	static const unsigned char small_index[] = { 0, 1, 2, 3, 4, 4 };
-	unsigned long bits;
-
-	if (!size || size > kmalloc_max_size)
-		return NULL;
-	if (size <= 192)
-		return malloc_sizes[small_index[(size - 1) / 32]].cs_cachep;
-	bits = sizeof(unsigned long) * 8 - (unsigned long)__builtin_clzl(size - 1);
-	return malloc_sizes[bits - 3].cs_cachep;	/* 193..256: 5, 257..512: 6, ... */
+	return size - 1 < KMALLOC_MAX_CACHE_SIZE ? kmalloc_caches[(size - 1) >> KMALLOC_SHIFT] :
+						   NULL;
 }
 
 /* A block of whole pages from the page allocator, on the large_blocks list. */
@@ -588,7 +825,7 @@ static void *kmalloc_large(size_t size, gfp_t flags)
 	if (!page)
 		return NULL;
 	spin_lock_irqsave(&large_block_lock, save);
-	page->flags |= PG_bigblock;
+	page_update_flags(page, 1, PG_bigblock, 0);
 	list_add(&page->lru, &large_blocks);
 	large_block_pages += 1UL << order;
 	spin_unlock_irqrestore(&large_block_lock, save);
@@ -606,7 +843,7 @@ static int kfree_large(struct page *page, const void *objp, void *caller)
 	spin_lock_irqsave(&large_block_lock, save);
 	ok = page && (page->flags & PG_bigblock) && objp == page_address(page);
 	if (ok) {
-		page->flags &= ~PG_bigblock;
+		page_update_flags(page, 1, 0, PG_bigblock);
 		list_del_init(&page->lru);
 		order = page->order;
 		large_block_pages -= 1UL << order;
@@ -625,14 +862,16 @@ static int kfree_large(struct page *page, const void *objp, void *caller)
 
 void *kmalloc(size_t size, gfp_t flags)
 {
-	struct kmem_cache *c;
+	struct kmem_cache *c = kmem_find_general_cachep(size);
 	void *objp;
 
-	if (!size)
+	if (likely(c))
+		objp = cache_alloc(c, flags, BUFCTL_ACTIVE);
+	else if (!size)
 		return ZERO_SIZE_PTR;
-	c = kmem_find_general_cachep(size);
-	objp = c ? cache_alloc(c, flags, BUFCTL_ACTIVE) : kmalloc_large(size, flags);
-	kmem_debug_validate("kmalloc", objp);
+	else
+		objp = kmalloc_large(size, flags);
+	slab_debug_validate("kmalloc", objp);
 	return objp;
 }
 
@@ -645,22 +884,26 @@ static int is_general(const struct kmem_cache *c)
 void kfree(const void *objp)
 {
 	void *caller = __builtin_return_address(0);
+	struct kmem_cache *c;
 	struct page *page;
-	int ok;
+	const char *why;
 
-	if (ZERO_OR_NULL_PTR(objp))
+	if (unlikely(ZERO_OR_NULL_PTR(objp)))
 		return;
 	page = virt_to_page(objp);
-	if (page && (page->flags & PG_slab) && !is_general(page->slab_cache)) {
-		kmem_bad_free("kfree", objp, "an object of a cache, not a kmalloc() block", caller);
+	if (unlikely(!page || !(page->flags & PG_slab))) {
+		if (kfree_large(page, objp, caller))
+			slab_debug_validate("kfree", objp);
 		return;
 	}
-	if (page && (page->flags & PG_slab))
-		ok = cache_free_checked(NULL, objp, BUFCTL_ACTIVE, "kfree", caller);
-	else
-		ok = kfree_large(page, objp, caller);
-	if (ok)
-		kmem_debug_validate("kfree", objp);
+	c = page->slab_cache;
+	why = likely(is_general(c)) ? cache_free(c, page, objp, BUFCTL_ACTIVE) :
+				      "an object of a cache, not a kmalloc() block";
+	if (unlikely(why)) {
+		kmem_bad_free("kfree", objp, why, caller);
+		return;
+	}
+	slab_debug_validate("kfree", objp);
 }
 
 size_t ksize(const void *objp)
@@ -688,6 +931,14 @@ static void cache_set_tunables(struct kmem_cache *c, unsigned int limit, unsigne
 	c->free_limit = (1 + NR_CPUS) * batch + c->num;
 }
 
+static int is_boot_array(const struct array_cache *ac)
+{
+	return (const char *)ac >= (const char *)boot_arrays &&
+	       (const char *)ac < (const char *)(boot_arrays + ARRAY_SIZE(boot_arrays));
+}
+
+static int cache_listed(const struct kmem_cache *c);
+
 /* Gives c static one-entry array caches (boot, before kmalloc() works). */
 static void setup_boot_arrays(struct kmem_cache *c)
 {
@@ -701,47 +952,193 @@ static void setup_boot_arrays(struct kmem_cache *c)
 	cache_set_tunables(c, BOOT_CPUCACHE_ENTRIES, BOOT_CPUCACHE_ENTRIES);
 }
 
-/* Gives c array caches of limit entries from the general caches (internal
- * objects), emptying its static boot ones.  Returns 0, or -1 (c unchanged)
- * if out of memory. */
+/* ---- running on every CPU -------------------------------------------------- */
+
+/*
+ * Runs fn(info) on every online CPU with interrupts off, each CPU working
+ * on its own magazines: on_each_cpu(), as Linux 2.6 drained and swapped
+ * them.  A caller with interrupts off cannot wait for the others (two such
+ * callers would wait on each other for ever), so then fn runs here only.
+ * Returns 1 if every online CPU ran fn, 0 if only this one did.
+ */
+static int slab_on_each_cpu(smp_call_func_t fn, void *info)
+{
+	if (!irqs_disabled()) {
+		on_each_cpu(fn, info, 1);
+		return 1;
+	}
+	fn(info);
+	return num_online_cpus() == 1;
+}
+
+/* A drain run on every CPU: of one cache (c) or of all (c NULL); pages
+ * counts the pages of the slabs the drains destroyed. */
+struct drain_req {
+	struct kmem_cache *c;
+	atomic_long_t pages;
+};
+
+/* Empties this CPU's magazine of c into the slabs; adds the pages of the
+ * slabs destroyed to *pages.  Interrupts off; takes c->lock. */
+static void drain_cpu(struct kmem_cache *c, atomic_long_t *pages)
+{
+	struct array_cache *ac = cpu_cache(c);
+	LIST_HEAD(dead);
+
+	spin_lock(&c->lock);
+	drain_array_locked(c, ac, ac->avail, &dead);
+	spin_unlock(&c->lock);
+	atomic_long_add((long)(slabs_destroy(c, &dead) << c->gfporder), pages);
+}
+
+/* This CPU's part of a drain_req (on_each_cpu): its magazine of one cache,
+ * or of every cache newest first (slabs destroyed on the way free
+ * descriptors into older caches).  Interrupts off; takes cache_chain_lock
+ * for all. */
+static void drain_local(void *arg)
+{
+	struct drain_req *req = arg;
+	struct kmem_cache *c;
+
+	if (req->c) {
+		drain_cpu(req->c, &req->pages);
+		return;
+	}
+	spin_lock(&cache_chain_lock);
+	list_for_each_entry_reverse(c, &cache_chain, next)
+		drain_cpu(c, &req->pages);
+	spin_unlock(&cache_chain_lock);
+}
+
+/* A magazine swap: fresh[] are the new magazines; each CPU puts its own
+ * in and leaves the old one in old[]. */
+struct ccupdate {
+	struct kmem_cache *c;
+	struct array_cache *fresh[NR_CPUS];
+	struct array_cache *old[NR_CPUS];	/* NULL: not swapped yet */
+};
+
+/* Swaps slot cpu of u's cache.  u->c->lock held (the counts read every slot). */
+static void ccupdate_slot(struct ccupdate *u, unsigned int cpu)
+{
+	u->old[cpu] = u->c->array[cpu];
+	u->c->array[cpu] = u->fresh[cpu];
+}
+
+/* This CPU's part of a swap (on_each_cpu).  Interrupts off; takes c->lock. */
+static void ccupdate_local(void *info)
+{
+	struct ccupdate *u = info;
+
+	spin_lock(&u->c->lock);
+	ccupdate_slot(u, smp_processor_id());
+	spin_unlock(&u->c->lock);
+}
+
+/* ---- array cache sizing (continued) ----------------------------------------- */
+
+/* An empty magazine of limit entries (batch per refill or flush), an
+ * internal object; NULL if out of memory.  Any context. */
+static void *magazine_alloc(unsigned int limit, unsigned int batch, gfp_t flags)
+{
+	size_t bytes = sizeof(struct array_cache) + limit * sizeof(struct ac_entry);
+	struct array_cache *ac = internal_alloc(kmem_find_general_cachep(bytes), flags);
+
+	if (ac)
+		*ac = (struct array_cache){ .limit = limit, .batchcount = batch };
+	return ac;
+}
+
+/* Is ac a magazine from magazine_alloc() (not a boot one, not no_magazine)? */
+static int own_magazine(const struct array_cache *ac)
+{
+	return ac && ac != &no_magazine && !is_boot_array(ac);
+}
+
+/* New magazines for the slots of c's online CPUs and of CPUs that have one
+ * (no_magazine for the others), or -1 (none kept) if out of memory. */
+static int alloc_magazines(struct ccupdate *u, unsigned int limit, unsigned int batch)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		u->old[cpu] = NULL;
+		u->fresh[cpu] = &no_magazine;
+		if (!cpu_online(cpu) && !own_magazine(u->c->array[cpu]))
+			continue;
+		u->fresh[cpu] = magazine_alloc(limit, batch, GFP_KERNEL);
+		if (!u->fresh[cpu]) {
+			while (cpu--)
+				if (own_magazine(u->fresh[cpu]))
+					internal_free(NULL, u->fresh[cpu]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Gives c array caches of limit entries from the general caches (internal
+ * objects).  A listed cache may be in use on every CPU: each online CPU
+ * swaps its own slot (on_each_cpu), then the slots of offline CPUs (and all
+ * of an unlisted cache, which nobody else can reach) are swapped here; the
+ * old magazines' objects go back to the slabs.  Returns 0, or -1 (c
+ * unchanged) if out of memory or if other CPUs are online and interrupts
+ * are off.
+ */
 static int do_tune_cpucache(struct kmem_cache *c, unsigned int limit, unsigned int batch)
 {
-	struct array_cache *new[NR_CPUS], *old;
+	struct ccupdate u = { .c = c };
+	int listed = cache_listed(c);
 	unsigned long save;
 	unsigned int cpu;
 	LIST_HEAD(dead);
 
-	for (cpu = 0; cpu < NR_CPUS; cpu++) {
-		new[cpu] = internal_alloc(kmem_find_general_cachep(sizeof(struct array_cache) +
-								  limit * sizeof(void *)), GFP_KERNEL);
-		if (!new[cpu]) {
-			while (cpu--)
-				internal_free(NULL, new[cpu]);
-			return -1;
-		}
-		*new[cpu] = (struct array_cache){ .limit = limit, .batchcount = batch };
+	if (listed && irqs_disabled() && num_online_cpus() > 1) {
+		pr_err("slab: cannot resize the magazines of %s with interrupts off\n", c->name);
+		return -1;
 	}
+	if (alloc_magazines(&u, limit, batch))
+		return -1;
+	if (listed)
+		slab_on_each_cpu(ccupdate_local, &u);
 	local_irq_save(save);
 	spin_lock(&c->lock);
-	for (cpu = 0; cpu < NR_CPUS; cpu++) {	/* SMP: other CPUs' need an IPI */
-		old = c->array[cpu];
-		if (old)
-			drain_array_locked(c, old, old->avail, &dead);
-		c->array[cpu] = new[cpu];
-	}
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		if (!u.old[cpu] && u.c->array[cpu] != u.fresh[cpu])
+			ccupdate_slot(&u, cpu);		/* offline, or c unlisted */
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		if (u.old[cpu])				/* boot ones are static */
+			drain_array_locked(c, u.old[cpu], u.old[cpu]->avail, &dead);
 	cache_set_tunables(c, limit, batch);
 	spin_unlock(&c->lock);
 	local_irq_restore(save);
 	slabs_destroy(c, &dead);
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		if (own_magazine(u.old[cpu]))
+			internal_free(NULL, u.old[cpu]);
 	return 0;
 }
 
-/* Sizes c's array caches as Linux 2.6 did: fewer entries for larger objects. */
+int slab_tune_cpucache(struct kmem_cache *c, unsigned int limit, unsigned int batch)
+{
+	if (!limit || !batch || batch > limit)
+		return -1;
+	return do_tune_cpucache(c, limit, batch);
+}
+
+/* Entries of a magazine of objects of size bytes: MAGAZINE_BYTES of them,
+ * between MAGAZINE_MIN and MAGAZINE_MAX. */
+unsigned int slab_magazine_limit(size_t size)
+{
+	return (unsigned int)min_t(size_t, max_t(size_t, MAGAZINE_BYTES / size, MAGAZINE_MIN),
+				    MAGAZINE_MAX);
+}
+
+/* Sizes c's array caches by bytes: fewer entries for larger objects. */
 static int enable_cpucache(struct kmem_cache *c)
 {
-	size_t size = c->buffer_size;
-	unsigned int limit = size > 131072 ? 1 : size > PAGE_SIZE ? 8 : size > 1024 ? 24 :
-			     size > 256 ? 54 : 120;
+	unsigned int limit = slab_magazine_limit(c->buffer_size);
 
 	return do_tune_cpucache(c, limit, (limit + 1) / 2);
 }
@@ -755,10 +1152,12 @@ static int cache_init(struct kmem_cache *c, const char *name, size_t size, size_
 {
 	if (cache_layout(c, size, align, flags))
 		return -1;
+	c->page_base = (uintptr_t)mem_map - first_pfn * sizeof(struct page);
 	c->name = name;
 	c->obj_size = size;
 	c->ctor = ctor;
 	c->dtor = dtor;
+	c->zero_refused = ctor ? __GFP_ZERO : 0;
 	spin_lock_init(&c->lock);
 	INIT_LIST_HEAD(&c->slabs_partial);
 	INIT_LIST_HEAD(&c->slabs_full);
@@ -820,7 +1219,8 @@ static void cache_release(struct kmem_cache *c)
 	unsigned int cpu;
 
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		internal_free(NULL, c->array[cpu]);
+		if (own_magazine(c->array[cpu]))
+			internal_free(NULL, c->array[cpu]);
 	internal_free(&cache_cache, c);
 }
 
@@ -847,79 +1247,107 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 		cache_release(c);
 		return NULL;
 	}
-	kmem_debug_validate("kmem_cache_create", c);
+	slab_debug_validate("kmem_cache_create", c);
 	return c;
 }
 
-/* Empties c's array caches and destroys its free slabs; returns the pages
- * freed.  Any context; takes c->lock. */
-static unsigned long __cache_shrink(struct kmem_cache *c)
+/* Destroys c's free slabs; returns the pages freed.  Any context; takes c->lock. */
+static unsigned long free_slabs_now(struct kmem_cache *c)
 {
 	unsigned long save;
-	unsigned int cpu;
 	LIST_HEAD(dead);
 
 	local_irq_save(save);
 	spin_lock(&c->lock);
-	for (cpu = 0; cpu < NR_CPUS; cpu++)	/* SMP: other CPUs' need an IPI */
-		drain_array_locked(c, c->array[cpu], c->array[cpu]->avail, &dead);
 	free_slabs_locked(c, 0, &dead);
 	spin_unlock(&c->lock);
 	local_irq_restore(save);
 	return slabs_destroy(c, &dead) << c->gfporder;
 }
 
+/* Empties every CPU's magazine of c (only this CPU's if interrupts are
+ * off: see slab_on_each_cpu()) and destroys its free slabs; returns the
+ * pages freed.  Takes c->lock. */
+static unsigned long __cache_shrink(struct kmem_cache *c)
+{
+	struct drain_req req = { c, ATOMIC_LONG_INIT(0) };
+
+	slab_on_each_cpu(drain_local, &req);
+	return (unsigned long)atomic_long_read(&req.pages) + free_slabs_now(c);
+}
+
 int kmem_cache_shrink(struct kmem_cache *c)
 {
 	unsigned long pages = __cache_shrink(c);
 
-	kmem_debug_validate("kmem_cache_shrink", c);
+	slab_debug_validate("kmem_cache_shrink", c);
 	return (int)pages;
 }
 
 unsigned long kmem_reclaim(void)
 {
+	struct drain_req req = { NULL, ATOMIC_LONG_INIT(0) };
 	struct kmem_cache *c;
 	unsigned long save, pages = 0;
 
-	/* newest first: descriptors freed on the way go to older caches */
+	slab_on_each_cpu(drain_local, &req);
+	/* newest first: descriptors freed on the way go to older caches'
+	 * magazines here, drained when their turn comes */
 	spin_lock_irqsave(&cache_chain_lock, save);
-	list_for_each_entry_reverse(c, &cache_chain, next)
-		pages += __cache_shrink(c);
+	list_for_each_entry_reverse(c, &cache_chain, next) {
+		drain_cpu(c, &req.pages);
+		pages += free_slabs_now(c);
+	}
 	spin_unlock_irqrestore(&cache_chain_lock, save);
-	kmem_debug_validate("kmem_reclaim", NULL);
-	return pages;
+	slab_debug_validate("kmem_reclaim", NULL);
+	return pages + (unsigned long)atomic_long_read(&req.pages);
+}
+
+/* Refuses (and reports) destroying c while it holds objects: held by
+ * callers, or left in other CPUs' magazines because interrupts were off
+ * (they cannot be drained then).  Else unlinks c and returns 0.  Takes
+ * c->lock, then cache_chain_lock. */
+static int cache_unlink_if_empty(struct kmem_cache *c)
+{
+	struct slab_counts n;
+	unsigned long save;
+
+	local_irq_save(save);		/* no interrupt allocates between check and unlink */
+	spin_lock(&c->lock);
+	cache_get_counts(c, &n);
+	spin_unlock(&c->lock);
+	if (!n.held && !n.cached) {
+		spin_lock(&cache_chain_lock);
+		list_del(&c->next);
+		spin_unlock(&cache_chain_lock);
+	}
+	local_irq_restore(save);
+	if (n.held)
+		pr_err("kmem_cache_destroy: cache %s still has %lu objects in use; not destroyed\n",
+		       c->name, n.held);
+	else if (n.cached)
+		pr_err("kmem_cache_destroy: cache %s has %lu objects in other CPUs' array caches, "
+		       "which cannot be drained with interrupts off; not destroyed\n",
+		       c->name, n.cached);
+	return n.held || n.cached ? -1 : 0;
 }
 
 int kmem_cache_destroy(struct kmem_cache *c)
 {
-	struct slab_counts n;
-	unsigned long save;
+	struct drain_req req = { c, ATOMIC_LONG_INIT(0) };
 
 	if (!cache_listed(c)) {
 		kmem_bad_free("kmem_cache_destroy", c, "not a live cache (destroyed already?)",
 			      __builtin_return_address(0));
 		return -1;
 	}
-	local_irq_save(save);		/* no interrupt allocates between check and unlink */
-	spin_lock(&c->lock);
-	cache_get_counts(c, &n);
-	spin_unlock(&c->lock);
-	if (!n.held) {
-		spin_lock(&cache_chain_lock);
-		list_del(&c->next);
-		spin_unlock(&cache_chain_lock);
-	}
-	local_irq_restore(save);
-	if (n.held) {
-		pr_err("kmem_cache_destroy: cache %s still has %lu objects in use; not destroyed\n",
-		       c->name, n.held);
+	slab_on_each_cpu(drain_local, &req);
+	if (cache_unlink_if_empty(c))
 		return -1;
-	}
-	__cache_shrink(c);
+	free_slabs_now(c);
 	WARN_ON(c->num_slabs);
 	cache_release(c);
-	kmem_debug_validate("kmem_cache_destroy", NULL);
+	slab_debug_validate("kmem_cache_destroy", NULL);
 	return 0;
 }
 
@@ -935,9 +1363,10 @@ const char *kmem_cache_name(struct kmem_cache *c)
 
 /* ---- the reaper ------------------------------------------------------------------ */
 
-/* Reaps c: a magazine unused since the last pass gives a fifth of its limit
- * back; the free slabs go (one stays if the cache used a free slab since
- * the last pass, so an active cache does not thrash).  Interrupts off. */
+/* Reaps c on this CPU: its magazine, if unused since the last pass, gives
+ * a fifth of its limit back; the free slabs go (one stays if the cache
+ * used a free slab since the last pass, so an active cache does not
+ * thrash).  Interrupts off. */
 static void cache_reap_one(struct kmem_cache *c)
 {
 	struct array_cache *ac = cpu_cache(c);
@@ -954,20 +1383,35 @@ static void cache_reap_one(struct kmem_cache *c)
 	slabs_destroy(c, &dead);
 }
 
-/* The reap timer, every REAP_INTERVAL (SMP: each CPU its own magazines). */
+/* This CPU's reap timer, every REAP_INTERVAL: ages this CPU's magazines. */
 static void cache_reap(unsigned long unused)
 {
+	unsigned int cpu = smp_processor_id();
 	struct kmem_cache *c;
 	unsigned long save;
 
 	(void)unused;
-
 	spin_lock_irqsave(&cache_chain_lock, save);
 	list_for_each_entry(c, &cache_chain, next)
 		cache_reap_one(c);
-	slab_reap_passes++;
+	slab_reap_passes[cpu]++;
 	spin_unlock_irqrestore(&cache_chain_lock, save);
-	mod_timer(&reap_timer, round_jiffies_period(jiffies, REAP_INTERVAL));
+	mod_timer(&reap_timers[cpu], round_jiffies_period(jiffies, REAP_INTERVAL));
+}
+
+/* Arms this CPU's reap timer if it is not yet (once timers work).  On
+ * every CPU from kmem_cache_init_late(); a CPU started later arms its own
+ * on its first refill or flush.  Interrupts off. */
+static void start_cpu_reaper(void *unused)
+{
+	unsigned int cpu = smp_processor_id();
+
+	(void)unused;
+	if (likely(reaper_armed[cpu]) || !__atomic_load_n(&reaper_enabled, __ATOMIC_ACQUIRE))
+		return;
+	reaper_armed[cpu] = 1;
+	setup_timer(&reap_timers[cpu], cache_reap, cpu);
+	mod_timer(&reap_timers[cpu], round_jiffies_period(jiffies, REAP_INTERVAL));
 }
 
 /* ---- boot and accounting ------------------------------------------------------------ */
@@ -992,12 +1436,15 @@ void kmem_cache_init(void)
 	for (i = 0; i < ARRAY_SIZE(malloc_sizes); i++) {
 		struct cache_sizes *cs = &malloc_sizes[i];
 
+		if (cs->cs_size > KMALLOC_MAX_CACHE_SIZE)
+			break;		/* larger: whole pages (see KMALLOC_MAX_CACHE_SIZE) */
 		/* powers of two naturally aligned; 96 and 192 to 32 and 64 */
 		cs->cs_cachep = kmem_cache_create(cs->cs_name, cs->cs_size,
 						  cs->cs_size & -cs->cs_size, 0, NULL, NULL);
 		if (!cs->cs_cachep)
 			break;		/* larger than any slab: kmalloc() takes pages */
 		cs->cs_cachep->flags |= CFLGS_GENERAL;
+		kmalloc_table_fill(kmalloc_max_size, cs);
 		kmalloc_max_size = cs->cs_size;
 	}
 	if (!kmalloc_max_size)
@@ -1011,10 +1458,11 @@ void kmem_cache_init(void)
 		slab_break_order, L1_CACHE_BYTES);
 }
 
+/* Arms every online CPU's reap timer.  Process context, interrupts on. */
 void kmem_cache_init_late(void)
 {
-	setup_timer(&reap_timer, cache_reap, 0);
-	mod_timer(&reap_timer, round_jiffies_period(jiffies, REAP_INTERVAL));
+	__atomic_store_n(&reaper_enabled, 1, __ATOMIC_RELEASE);
+	slab_on_each_cpu(start_cpu_reaper, NULL);
 }
 
 void cache_get_counts(struct kmem_cache *c, struct slab_counts *n)
@@ -1025,9 +1473,14 @@ void cache_get_counts(struct kmem_cache *c, struct slab_counts *n)
 	n->num_objs = c->num_slabs * c->num;
 	n->active_objs = n->num_objs - c->free_objects;
 	n->cached = 0;
-	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		n->cached += c->array[cpu]->avail;
+	for (cpu = 0; cpu < NR_CPUS; cpu++)	/* other CPUs' change meanwhile */
+		n->cached += ac_avail(c->array[cpu]);
 	n->held = n->active_objs - n->cached;
+}
+
+unsigned long slab_internal_bytes_now(void)
+{
+	return (unsigned long)atomic_long_read(&slab_internal_bytes);
 }
 
 /* bytes_used: objects callers hold, at their padded size.  Off-slab

@@ -4,6 +4,7 @@
 #ifndef MM_SLAB_H
 #define MM_SLAB_H
 
+#include <tiny/atomic.h>
 #include <tiny/kernel.h>
 #include <tiny/list.h>
 #include <tiny/mm.h>
@@ -19,7 +20,7 @@
  * The allocator's own objects (struct kmem_cache, off-slab descriptors,
  * array caches) are INTERNAL: kfree() and kmem_cache_free() refuse them.
  */
-typedef unsigned int kmem_bufctl_t;
+typedef unsigned short kmem_bufctl_t;	/* 2 bytes: a 21st dentry fits a page */
 #define BUFCTL_END	((kmem_bufctl_t)~0U)	/* last free object */
 #define BUFCTL_ACTIVE	((kmem_bufctl_t)~1U)	/* held by a caller */
 #define BUFCTL_CACHED	((kmem_bufctl_t)~2U)	/* sitting in an array cache */
@@ -27,12 +28,24 @@ typedef unsigned int kmem_bufctl_t;
 #define BUFCTL_MARK	((kmem_bufctl_t)~4U)	/* only inside kmem_validate() */
 #define SLAB_LIMIT	((kmem_bufctl_t)~5U)	/* more objects per slab than this: never */
 
+/* A state word as any CPU may read or write it: a bad free on one CPU
+ * compare-and-swaps the word the owner of the object writes. */
+static inline kmem_bufctl_t bufctl_read(const kmem_bufctl_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+static inline void bufctl_write(kmem_bufctl_t *p, kmem_bufctl_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
 /* Slab descriptor, at the start of the slab (after the colour) or off-slab. */
 struct slab {
 	struct list_head list;		/* on the cache's full, partial or free list */
 	size_t colouroff;		/* bytes from the first page to s_mem */
 	void *s_mem;			/* first object */
-	unsigned int inuse;		/* objects off the free chain (held or cached) */
+	unsigned short inuse;		/* objects off the free chain (held or cached) */
 	kmem_bufctl_t free;		/* first free object, or BUFCTL_END */
 	/* kmem_bufctl_t bufctl[num] follows */
 };
@@ -43,17 +56,38 @@ static inline kmem_bufctl_t *slab_bufctl(struct slab *slabp)
 }
 
 /*
- * Per-CPU LIFO magazine of object pointers.  Only its CPU touches it, with
- * local interrupts disabled and no lock (UP: that CPU is the only one);
- * kmem_validate() and the drains read it under the cache lock.
+ * Per-CPU LIFO magazine of object pointers.  Only its own CPU changes it,
+ * with local interrupts disabled and no lock: allocation, free, the reap
+ * timer (armed on that CPU) and the drains and swaps of shrink, destroy and
+ * tune (run there by on_each_cpu(), as in Linux 2.6).  Other CPUs only read
+ * avail, for the counts (ac_avail()).
  */
+struct ac_entry {
+	void *objp;			/* a CACHED object */
+	kmem_bufctl_t *state;		/* its state word, found when it went in (refill
+					 * or free): taking it out writes the state
+					 * without looking up its page and slab */
+};
+
 struct array_cache {
 	unsigned int avail;		/* objects in entry[] */
 	unsigned int limit;		/* capacity of entry[] */
 	unsigned int batchcount;	/* objects moved per refill or flush */
 	unsigned int touched;		/* allocated from since the last reap */
-	void *entry[];			/* entry[avail - 1] is the hottest */
+	struct ac_entry entry[];	/* entry[avail - 1] is the hottest */
 };
+
+/* avail as another CPU may read it (a snapshot; the owner changes it without a lock). */
+static inline unsigned int ac_avail(const struct array_cache *ac)
+{
+	return __atomic_load_n(&ac->avail, __ATOMIC_RELAXED);
+}
+
+/* The owner's update of avail, a single store that ac_avail() may read. */
+static inline void ac_set_avail(struct array_cache *ac, unsigned int avail)
+{
+	__atomic_store_n(&ac->avail, avail, __ATOMIC_RELAXED);
+}
 
 /* Cache flag kept next to the SLAB_* ones: descriptors live off the slab. */
 #define CFLGS_OFF_SLAB		0x80000000UL
@@ -64,6 +98,12 @@ struct array_cache {
 #define SLAB_BREAK_RAM_BYTES	(32UL << 20)
 /* Objects this large (padded) get their descriptors off the slab. */
 #define OFF_SLAB_MIN_SIZE	(PAGE_SIZE >> 3)
+/* A magazine holds at most this many bytes of objects (but 4 to 120
+ * objects): Linux 2.6's 24 entries for 1-4 KiB objects parked 96 KiB in a
+ * single magazine of size-4096. */
+#define MAGAZINE_BYTES		(2 * PAGE_SIZE)
+#define MAGAZINE_MIN		4
+#define MAGAZINE_MAX		120
 /* The reaper runs this often. */
 #define REAP_INTERVAL		(2 * HZ)
 
@@ -72,6 +112,10 @@ struct kmem_cache {
 	struct array_cache *array[NR_CPUS];
 	unsigned int limit, batchcount;	/* the tunables the arrays were sized with */
 	size_t buffer_size;		/* object stride: size rounded to the alignment */
+	u32 reciprocal_size;		/* ceil(2^32 / buffer_size): see obj_index() */
+	uintptr_t page_base;		/* mem_map less first_pfn pages, as a number:
+					 * see slab_obj_page() */
+	size_t objs_bytes;		/* num * buffer_size: the objects' span in a slab */
 
 	spinlock_t lock;		/* the three lists, the counters below, colour_next;
 					 * taken with interrupts off */
@@ -93,6 +137,8 @@ struct kmem_cache {
 	size_t slab_size;		/* descriptor and bufctl[num] (aligned if on-slab) */
 	struct kmem_cache *slabp_cache;	/* off-slab: where descriptors come from */
 	kmem_cache_ctor_t ctor, dtor;
+	gfp_t zero_refused;		/* __GFP_ZERO if there is a ctor: one test of
+					 * the flags refuses zeroing a constructed object */
 	size_t obj_size;		/* the size asked for */
 	size_t align;
 	const char *name;
@@ -106,6 +152,12 @@ struct cache_sizes {
 	struct kmem_cache *cs_cachep;	/* NULL if this PAGE_SIZE/MAX_ORDER cannot hold it */
 };
 extern struct cache_sizes malloc_sizes[];
+/* Larger kmalloc() requests take whole pages (a large block), not a
+ * general cache: an object of several pages cached in a magazine or on a
+ * free slab would park whole pages, and the pages themselves round no worse
+ * than the power-of-two classes would. */
+#define KMALLOC_MAX_CACHE_SIZE	PAGE_SIZE
+extern size_t kmalloc_max_size;		/* the largest general cache made */
 extern const unsigned int nr_malloc_sizes;
 
 /* The general cache kmalloc(size) uses, or NULL (0 or beyond the largest). */
@@ -120,7 +172,9 @@ extern struct list_head large_blocks;
 extern spinlock_t large_block_lock;	/* large_blocks, large_block_pages, PG_bigblock */
 extern unsigned long large_block_pages;
 
-extern unsigned long slab_reap_passes;	/* completed reaper passes */
+/* Completed reaper passes, per CPU: each CPU's reap timer ages its own
+ * magazines (timers run on the CPU that armed them). */
+extern unsigned long slab_reap_passes[NR_CPUS];
 
 /* A slab grows past the smallest order that holds one object only while
  * below this order and wasting more than 1/8 (Linux 2.6's
@@ -129,7 +183,17 @@ extern unsigned long slab_reap_passes;	/* completed reaper passes */
 extern unsigned int slab_break_order;
 
 /* kmem_cache_alloc() calls refused: __GFP_ZERO on a cache with a constructor. */
-extern unsigned long slab_zero_ctor_refusals;
+extern atomic_long_t slab_zero_ctor_refusals;
+
+/* Entries of the magazines of a cache of objects of size bytes. */
+unsigned int slab_magazine_limit(size_t size);
+
+/* Gives c new magazines of limit entries (batch per refill or flush), each
+ * CPU swapping its own (on_each_cpu) and the old contents going back to
+ * the slabs.  Returns 0, or -1 (nothing changed) if out of memory or if
+ * other CPUs are online and interrupts are off (they cannot be asked).
+ * Process context. */
+int slab_tune_cpucache(struct kmem_cache *c, unsigned int limit, unsigned int batch);
 
 static inline struct array_cache *cpu_cache(struct kmem_cache *c)
 {
@@ -142,11 +206,33 @@ static inline void *index_to_obj(const struct kmem_cache *c, const struct slab *
 	return (char *)slabp->s_mem + (size_t)idx * c->buffer_size;
 }
 
-/* obj must lie at or after s_mem. */
+/*
+ * The index of the object offset bytes after s_mem, offset < objs_bytes:
+ * offset * ceil(2^32 / size) / 2^32 instead of a division.  Exact for an
+ * object's start k * size: the error k * (size * ceil(2^32 / size) - 2^32)
+ * / 2^32 stays below 1 because k * size < 2^32 (a slab is far smaller).
+ * For any other offset the result is off by at most one, and
+ * obj_index() * size != offset tells it is no object's start anyway.
+ */
+static inline unsigned int obj_index(const struct kmem_cache *c, size_t offset)
+{
+	return (unsigned int)(((u64)(u32)offset * c->reciprocal_size) >> 32);
+}
+
+/* The page of objp, known to be an object of c in a slab (no range
+ * check): mem_map's base is copied into every cache, so this is one load
+ * from c, not two of globals. */
+static inline struct page *slab_obj_page(const struct kmem_cache *c, const void *objp)
+{
+	return (struct page *)(c->page_base +
+			       ((uintptr_t)objp >> PAGE_SHIFT) * sizeof(struct page));
+}
+
+/* obj must be an object's start in slabp. */
 static inline unsigned int obj_to_index(const struct kmem_cache *c, const struct slab *slabp,
 					const void *obj)
 {
-	return (unsigned int)(((const char *)obj - (const char *)slabp->s_mem) / c->buffer_size);
+	return obj_index(c, (size_t)((const char *)obj - (const char *)slabp->s_mem));
 }
 
 /* The bufctl entry of objp if it is the start of an object of c in a slab
@@ -156,15 +242,18 @@ static inline kmem_bufctl_t *obj_bufctl(const struct kmem_cache *c, const struct
 {
 	struct slab *slabp;
 	size_t offset;
+	unsigned int idx;
 
 	if (!page || !(page->flags & PG_slab) || page->slab_cache != c)
 		return NULL;
 	slabp = page->slab;
-	offset = (uintptr_t)objp - (uintptr_t)slabp->s_mem;
-	if ((uintptr_t)objp < (uintptr_t)slabp->s_mem || offset % c->buffer_size ||
-	    offset / c->buffer_size >= c->num)
+	offset = (uintptr_t)objp - (uintptr_t)slabp->s_mem;	/* huge if objp < s_mem */
+	if (offset >= c->objs_bytes)
 		return NULL;
-	return &slab_bufctl(slabp)[offset / c->buffer_size];
+	idx = obj_index(c, offset);
+	if ((size_t)idx * c->buffer_size != offset)
+		return NULL;
+	return &slab_bufctl(slabp)[idx];
 }
 
 /* Bytes of an on-slab descriptor with num bufctl entries, objects aligned after it. */
@@ -184,10 +273,31 @@ struct slab_counts {
 	unsigned long num_slabs;
 	unsigned long num_objs;		/* num_slabs * num */
 	unsigned long active_objs;	/* out of the slabs: held or in array caches */
-	unsigned long cached;		/* in array caches */
+	unsigned long cached;		/* in every CPU's array cache (a snapshot) */
 	unsigned long held;		/* held by callers */
 };
 /* Fills n from c's counters.  c->lock held, interrupts off. */
 void cache_get_counts(struct kmem_cache *c, struct slab_counts *n);
+
+/* Where the bytes of the slabs and large blocks go, for the benchmark's
+ * overhead breakdown.  held = callers + internal + mgmt + tail + free_objs
+ * + cached + large_bytes; callers + large_bytes - the bytes asked for is
+ * the rounding to size classes and whole pages. */
+struct slab_breakdown {
+	unsigned long long held;	/* pages of slabs and large blocks, in bytes */
+	unsigned long long callers;	/* objects held by callers, at their class size */
+	unsigned long long internal;	/* the allocator's own objects (caches, magazines,
+					 * off-slab descriptors) */
+	unsigned long long mgmt;	/* on-slab descriptors and bufctls */
+	unsigned long long tail;	/* slab bytes no object uses (colour, leftover) */
+	unsigned long long free_objs;	/* free objects in partial and free slabs */
+	unsigned long long cached;	/* objects in the CPUs' magazines */
+	unsigned long long large_bytes;	/* large kmalloc blocks, whole pages */
+};
+/* Bytes of the allocator's own objects (internal_alloc()). */
+unsigned long slab_internal_bytes_now(void);
+/* Fills b from the caches' counters.  Takes cache_chain_lock, each cache's
+ * lock and large_block_lock. */
+void slab_get_breakdown(struct slab_breakdown *b);
 
 #endif /* MM_SLAB_H */

@@ -20,8 +20,23 @@ static unsigned long count_free_slabs(struct kmem_cache *c)
 	return n;
 }
 
+/* Each online CPU's magazine of c as " cpu:avail/limit" entries, into buf. */
+static void format_magazines(struct kmem_cache *c, char *buf, size_t size)
+{
+	size_t len = 0;
+	unsigned int cpu;
+
+	buf[0] = '\0';
+	for_each_online_cpu(cpu)
+		if (len < size)
+			len += (size_t)snprintf(buf + len, size - len, " %u:%u/%u", cpu,
+						ac_avail(c->array[cpu]), c->array[cpu]->limit);
+}
+
+/* One line per cache; each online CPU's magazine (avail/limit) at its end. */
 static void report_cache(struct kmem_cache *c)
 {
+	char mags[NR_CPUS * 16];
 	unsigned long free_slabs;
 	struct slab_counts n;
 
@@ -29,10 +44,12 @@ static void report_cache(struct kmem_cache *c)
 	cache_get_counts(c, &n);
 	free_slabs = count_free_slabs(c);
 	spin_unlock(&c->lock);
-	printk("%-17s %6lu %6lu %6zu %4u %4lu : tunables %4u %4u %4u : slabdata %6lu %6lu %6u\n",
+	format_magazines(c, mags, sizeof(mags));
+	printk("%-17s %6lu %6lu %6zu %4u %4lu : tunables %4u %4u %4u : slabdata %6lu %6lu %6u"
+	       " : cpu avail/limit%s\n",
 	       c->name, n.active_objs, n.num_objs, c->buffer_size, c->num,
 	       1UL << c->gfporder, c->limit, c->batchcount, 0U,
-	       n.num_slabs - free_slabs, n.num_slabs, 0U);
+	       n.num_slabs - free_slabs, n.num_slabs, 0U, mags);
 }
 
 /* Prints /proc/slabinfo (version 2.1) for every cache, then the large blocks. */
@@ -45,7 +62,8 @@ void kmem_report(void)
 	printk("slabinfo - version: 2.1\n");
 	printk("# name            <active_objs> <num_objs> <objsize> <objperslab> "
 	       "<pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : "
-	       "slabdata <active_slabs> <num_slabs> <sharedavail>\n");
+	       "slabdata <active_slabs> <num_slabs> <sharedavail> : cpu avail/limit "
+	       "<cpu>:<avail>/<limit> ...\n");
 	spin_lock_irqsave(&cache_chain_lock, save);
 	list_for_each_entry(c, &cache_chain, next)
 		report_cache(c);
@@ -58,6 +76,39 @@ void kmem_report(void)
 	spin_unlock_irqrestore(&large_block_lock, save);
 	printk("# large kmalloc blocks: %lu blocks, %lu pages (%lu kB)\n", blocks, pages,
 	       pages * (PAGE_SIZE / 1024));
+}
+
+void slab_get_breakdown(struct slab_breakdown *b)
+{
+	unsigned long save, pages;
+	struct kmem_cache *c;
+	struct slab_counts n;
+
+	*b = (struct slab_breakdown){ 0 };
+	spin_lock_irqsave(&cache_chain_lock, save);
+	list_for_each_entry(c, &cache_chain, next) {
+		unsigned long long slab_bytes = PAGE_SIZE << c->gfporder;
+		size_t mgmt = OFF_SLAB(c) ? 0 : c->slab_size;
+
+		spin_lock(&c->lock);
+		cache_get_counts(c, &n);
+		spin_unlock(&c->lock);
+		b->held += n.num_slabs * slab_bytes;
+		b->callers += (unsigned long long)n.held * c->buffer_size;
+		b->mgmt += (unsigned long long)n.num_slabs * mgmt;
+		b->tail += n.num_slabs * (slab_bytes - mgmt - (unsigned long long)c->num *
+					  c->buffer_size);
+		b->free_objs += (unsigned long long)(n.num_objs - n.active_objs) * c->buffer_size;
+		b->cached += (unsigned long long)n.cached * c->buffer_size;
+	}
+	spin_unlock_irqrestore(&cache_chain_lock, save);
+	b->internal = slab_internal_bytes_now();
+	b->callers -= b->internal;
+	spin_lock_irqsave(&large_block_lock, save);
+	pages = large_block_pages;
+	spin_unlock_irqrestore(&large_block_lock, save);
+	b->large_bytes = (unsigned long long)pages * PAGE_SIZE;
+	b->held += b->large_bytes;
 }
 
 /* ---- validator ------------------------------------------------------------- */
@@ -176,11 +227,38 @@ static int validate_list(struct kmem_cache *c, struct list_head *head, long want
 	return errors;
 }
 
+/* Another CPU's magazine changes under us: its entries below a snapshot of
+ * avail must be objects of c with their own state words; the states are
+ * that CPU's to change. */
+static int validate_remote_array(struct kmem_cache *c, struct array_cache *ac, unsigned int cpu)
+{
+	unsigned int i, avail = ac_avail(ac);
+	int errors = 0;
+
+	if (avail > ac->limit) {
+		bad(c, "cpu %u array cache holds %u of %u entries\n", cpu, avail, ac->limit);
+		return errors;
+	}
+	for (i = 0; i < avail; i++) {
+		void *objp = __atomic_load_n(&ac->entry[i].objp, __ATOMIC_RELAXED);
+		kmem_bufctl_t *state = obj_bufctl(c, virt_to_page(objp), objp);
+
+		if (!state)
+			bad(c, "cpu %u array entry %u (%p) is not an object of the cache\n", cpu, i,
+			    objp);
+		else if (state != __atomic_load_n(&ac->entry[i].state, __ATOMIC_RELAXED))
+			bad(c, "cpu %u array entry %u (%p) points at another state word\n", cpu, i,
+			    objp);
+	}
+	return errors;
+}
+
 /*
- * Checks that every entry of ac is an object of c in state CACHED, and
- * appears once: each entry's state is flipped to BUFCTL_MARK as it is seen
- * (a second sighting finds the mark) and put back afterwards.  c->lock
- * held, interrupts off: nothing else looks at the states meanwhile.
+ * Checks that every entry of this CPU's ac is an object of c in state
+ * CACHED, with its own state word beside it, and appears once: each entry's state is flipped to BUFCTL_MARK
+ * as it is seen (a second sighting finds the mark) and put back
+ * afterwards.  c->lock held, interrupts off: only a bad free on another
+ * CPU looks at these states meanwhile, and it finds them not held.
  */
 static int validate_array(struct kmem_cache *c, struct array_cache *ac, unsigned int cpu)
 {
@@ -193,20 +271,25 @@ static int validate_array(struct kmem_cache *c, struct array_cache *ac, unsigned
 		return errors;
 	}
 	for (i = 0; i < ac->avail; i++) {
-		state = obj_bufctl(c, virt_to_page(ac->entry[i]), ac->entry[i]);
+		void *objp = ac->entry[i].objp;
+
+		state = obj_bufctl(c, virt_to_page(objp), objp);
 		if (!state)
 			bad(c, "cpu %u array entry %u (%p) is not an object of the cache\n", cpu, i,
-			    ac->entry[i]);
+			    objp);
+		else if (state != ac->entry[i].state)
+			bad(c, "cpu %u array entry %u (%p) points at another state word\n", cpu, i,
+			    objp);
 		else if (*state == BUFCTL_MARK)
-			bad(c, "cpu %u array entry %u (%p) appears twice\n", cpu, i, ac->entry[i]);
+			bad(c, "cpu %u array entry %u (%p) appears twice\n", cpu, i, objp);
 		else if (*state != BUFCTL_CACHED)
 			bad(c, "cpu %u array entry %u (%p) has state %#x, not cached\n", cpu, i,
-			    ac->entry[i], *state);
+			    objp, *state);
 		else
 			*state = BUFCTL_MARK;
 	}
 	for (i = 0; i < ac->avail; i++) {
-		state = obj_bufctl(c, virt_to_page(ac->entry[i]), ac->entry[i]);
+		state = obj_bufctl(c, virt_to_page(ac->entry[i].objp), ac->entry[i].objp);
 		if (state && *state == BUFCTL_MARK)
 			*state = BUFCTL_CACHED;
 	}
@@ -222,7 +305,9 @@ static int validate_cache(struct kmem_cache *c)
 	int errors = 0;
 
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		errors += validate_array(c, c->array[cpu], cpu);
+		errors += cpu == smp_processor_id() || !cpu_online(cpu) ?
+			  validate_array(c, c->array[cpu], cpu) :
+			  validate_remote_array(c, c->array[cpu], cpu);
 	errors += validate_list(c, &c->slabs_full, c->num, "full", &w);
 	errors += validate_list(c, &c->slabs_partial, -1, "partial", &w);
 	errors += validate_list(c, &c->slabs_free, 0, "free", &w);
@@ -232,7 +317,9 @@ static int validate_cache(struct kmem_cache *c)
 	if (w.slabs != c->num_slabs || w.free_objects != c->free_objects)
 		bad(c, "lists hold %lu slabs with %lu free objects, counters say %lu and %lu\n",
 		    w.slabs, w.free_objects, c->num_slabs, c->free_objects);
-	if (w.cached != n.cached || w.active != n.held)
+	/* with other CPUs online, held and cached trade places under us */
+	if (num_online_cpus() > 1 ? w.active + w.cached != n.active_objs :
+	    w.cached != n.cached || w.active != n.held)
 		bad(c, "%lu objects held and %lu cached, counters say %lu and %lu\n",
 		    w.active, w.cached, n.held, n.cached);
 	return errors;

@@ -86,8 +86,20 @@ void __free_pages(struct page *page, unsigned int order);
 void free_pages(unsigned long addr, unsigned int order);
 #define free_page(addr)		free_pages((addr), 0)
 
-/* struct page of a managed address, or NULL for an address outside mem_map. */
-struct page *virt_to_page(const void *addr);
+/* The page frame array, set up by page_alloc_init(): mem_map[i] describes
+ * pfn first_pfn + i.  Read-only outside mm/page_alloc.c. */
+extern struct page *mem_map;
+extern unsigned long first_pfn, end_pfn;
+
+/* struct page of a managed address, or NULL for an address outside mem_map.
+ * Inline: the object allocators' frees call it on every pointer. */
+static inline struct page *virt_to_page(const void *addr)
+{
+	unsigned long pfn = (unsigned long)(uintptr_t)addr >> PAGE_SHIFT;
+
+	return mem_map && pfn >= first_pfn && pfn < end_pfn ? &mem_map[pfn - first_pfn] : NULL;
+}
+
 void *page_address(const struct page *page);
 /* Sets then clears flag bits (PG_slab, PG_bigblock) on nr struct pages from
  * page, under the page allocator's lock, which owns every page's flags.

@@ -51,6 +51,7 @@
 #include <tiny/slab.h>
 #include <arch/timex.h>
 #include "host.h"
+#include "../../mm/slab.h"
 
 #define FLOOR_SAMPLES	10001	/* empty calls timed for the floor */
 
@@ -89,6 +90,85 @@ static void *backed_table(size_t bytes)
 	return p;
 }
 
+/* ---- SLAB's overhead at the peak (--breakdown, the timed build) ------------------
+ * The replay's calls come in trace order, so following the trace op by op
+ * beside them gives the live bytes after each call; at every new peak the
+ * SLAB build takes its breakdown (slab_get_breakdown(), weak: SLOB and the
+ * peers have none). */
+void slab_get_breakdown(struct slab_breakdown *b) __attribute__((weak));
+
+static struct {
+	int wanted, on;
+	const struct replay_cache *caches;
+	const struct replay_op *op, *end;
+	u32 *slot_size;
+	unsigned long long live, peak;
+	struct slab_breakdown at_peak;
+} bd;
+
+static void breakdown_start(const void *data, size_t len)
+{
+	const struct replay_header *h = data;
+
+	if (!slab_get_breakdown || len < sizeof(*h) ||
+	    len < sizeof(*h) + (size_t)h->nr_caches * sizeof(*bd.caches) +
+		  (size_t)h->nr_ops * sizeof(*bd.op))
+		return;
+	bd.caches = (const void *)(h + 1);
+	bd.op = (const void *)(bd.caches + h->nr_caches);
+	bd.end = bd.op + h->nr_ops;
+	bd.slot_size = backed_table((size_t)h->nr_slots * sizeof(u32) + 1);
+	bd.on = 1;
+}
+
+/* Follows the trace to the op of the call just made (kind) and takes the
+ * breakdown at a new peak of live bytes. */
+static void breakdown_step(int kind)
+{
+	u32 code, slot, size;
+
+	while (bd.op < bd.end && (bd.op->code & REPLAY_OP_MASK) == REPLAY_TIME)
+		bd.op++;
+	if (bd.op == bd.end || ((bd.op->code & REPLAY_OP_MASK) == REPLAY_FREE) !=
+			       (kind == MEASURE_FREE)) {
+		bd.on = 0;			/* out of step (a failed allocation) */
+		return;
+	}
+	code = bd.op->code & REPLAY_OP_MASK;
+	slot = bd.op->code >> REPLAY_SLOT_SHIFT;
+	bd.op++;
+	if (code == REPLAY_FREE) {
+		bd.live -= bd.slot_size[slot];
+		return;
+	}
+	size = code == REPLAY_KMALLOC ? bd.op[-1].arg : bd.caches[bd.op[-1].arg].object_size;
+	bd.slot_size[slot] = size;
+	bd.live += size;
+	if (bd.live > bd.peak) {
+		bd.peak = bd.live;
+		slab_get_breakdown(&bd.at_peak);
+	}
+}
+
+static void breakdown_print(void)
+{
+	const struct slab_breakdown *b = &bd.at_peak;
+	double live = (double)bd.peak / 100;
+
+	if (!bd.on) {
+		printf("bench: breakdown: not taken (not SLAB's bench-timed, or a failed "
+		       "allocation)\n");
+		return;
+	}
+	printf("bench: breakdown at the peak, %% of %llu live bytes: held %llu (%.2f%% over); "
+	       "rounding %.2f, tail %.2f, descriptors %.2f, free in slabs %.2f, "
+	       "magazines %.2f, own objects %.2f\n", bd.peak, b->held,
+	       (double)(b->held - bd.peak) / live,
+	       ((double)b->callers + (double)b->large_bytes - (double)bd.peak) / live,
+	       (double)b->tail / live, (double)b->mgmt / live, (double)b->free_objs / live,
+	       (double)b->cached / live, (double)b->internal / live);
+}
+
 /* The replay calls this after each measured call (see bench_timex.h): the
  * call's cycles are what the replay's total for its kind grew by. */
 void bench_call_done(int kind)
@@ -98,6 +178,8 @@ void bench_call_done(int kind)
 	unsigned long long d = total - log->seen;
 
 	log->seen = total;
+	if (bd.on)
+		breakdown_step(kind);
 	if (log->n < log->cap)
 		log->cycles[log->n] = d > UINT32_MAX ? UINT32_MAX : (u32)d;
 	log->n++;
@@ -200,7 +282,7 @@ static long page_faults(void)
 static int usage(const char *prog)
 {
 	fprintf(stderr, "usage: %s [--mem MB | --layout SPEC] [--count alloc|free] "
-		"[--cycles FILE] [--no-footprint] TRACE.replay\n", prog);
+		"[--cycles FILE] [--no-footprint] [--breakdown] TRACE.replay\n", prog);
 	return 2;
 }
 
@@ -227,6 +309,8 @@ int main(int argc, char **argv)
 			host_measure_mask = !strcmp(argv[++i], "alloc") ? MEASURE_ALLOC : MEASURE_FREE;
 		else if (!strcmp(argv[i], "--cycles") && i + 1 < argc)
 			cycles_path = argv[++i];
+		else if (!strcmp(argv[i], "--breakdown"))
+			bd.wanted = 1;
 		else if (!strcmp(argv[i], "--no-footprint"))
 			bench_sample_footprint = 0;
 		else if (argv[i][0] != '-' && !path)
@@ -238,6 +322,8 @@ int main(int argc, char **argv)
 		return usage(argv[0]);
 	data = host_read_file(path, &len);
 	make_call_logs(len);
+	if (bd.wanted)
+		breakdown_start(data, len);
 	if (layout)
 		host_mm_init_layout(layout);
 	else
@@ -261,6 +347,8 @@ int main(int argc, char **argv)
 	printf("bench: host page faults during the replay: %ld\n", faults);
 	print_call_stats("allocation", &calls[0]);
 	print_call_stats("free", &calls[1]);
+	if (bd.wanted)
+		breakdown_print();
 	if (totalram_pages())
 		printf("bench: MemTotal %lu kB\n", totalram_pages() << (PAGE_SHIFT - 10));
 	printf("replay: %s\n", r == 0 ? "PASS" : "FAIL");

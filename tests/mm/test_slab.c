@@ -363,7 +363,8 @@ static void zeroing_constructed_object_refused(struct ktest *t)
 	struct kmem_cache *c = kmem_cache_create("test_zero_ctor", PAGE_SIZE / 16, 0, 0,
 						 magic_ctor, count_dtor);
 	struct kmem_cache *plain = kmem_cache_create("test_zero", 64, 0, 0, NULL, NULL);
-	unsigned long flags, refused = slab_zero_ctor_refusals;
+	unsigned long flags;
+	long refused = atomic_long_read(&slab_zero_ctor_refusals);
 	struct slab_counts before, after;
 	u32 *p, *q;
 
@@ -378,7 +379,7 @@ static void zeroing_constructed_object_refused(struct ktest *t)
 	q = kmem_cache_alloc(c, GFP_ATOMIC | __GFP_ZERO);	/* "...: refused" */
 	after = counts_of(c);
 	KTEST_EXPECT_NULL(t, q);
-	KTEST_EXPECT_EQ(t, slab_zero_ctor_refusals, refused + 1);
+	KTEST_EXPECT_EQ(t, atomic_long_read(&slab_zero_ctor_refusals), refused + 1);
 	KTEST_EXPECT_EQ(t, after.held, before.held);
 	KTEST_EXPECT_EQ(t, after.cached, before.cached);
 	q = kmem_cache_alloc(c, GFP_ATOMIC);
@@ -395,7 +396,7 @@ static void zeroing_constructed_object_refused(struct ktest *t)
 	q = kmem_cache_alloc(plain, GFP_ATOMIC | __GFP_ZERO);
 	KTEST_EXPECT_PTR_EQ(t, q, p);
 	KTEST_EXPECT_TRUE(t, q && !memchr_inv(q, 0, 64));
-	KTEST_EXPECT_EQ(t, slab_zero_ctor_refusals, refused + 1);
+	KTEST_EXPECT_EQ(t, atomic_long_read(&slab_zero_ctor_refusals), refused + 1);
 	kmem_cache_free(plain, q);
 	local_irq_restore(flags);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
@@ -405,9 +406,12 @@ static void zeroing_constructed_object_refused(struct ktest *t)
 
 /* ---- array caches ---------------------------------------------------------------- */
 
+/* Two pages of objects, 4 to 120 of them (worked out here, not by slab.c). */
 static unsigned int expected_limit(size_t size)
 {
-	return size > 131072 ? 1 : size > PAGE_SIZE ? 8 : size > 1024 ? 24 : size > 256 ? 54 : 120;
+	unsigned int n = (unsigned int)(2 * PAGE_SIZE / size);
+
+	return n < 4 ? 4 : n > 120 ? 120 : n;
 }
 
 static void array_cache_sizes(struct ktest *t)
@@ -455,7 +459,7 @@ static void array_cache_batches(struct ktest *t)
 	kmem_cache_free(c, obj[i]);				/* flush */
 	KTEST_EXPECT_EQ(t, ac->avail, limit - batch + 1);
 	KTEST_EXPECT_EQ(t, c->free_objects, free_objects + batch);
-	KTEST_EXPECT_PTR_EQ(t, ac->entry[ac->avail - 1], obj[i]);	/* the hottest stays */
+	KTEST_EXPECT_PTR_EQ(t, ac->entry[ac->avail - 1].objp, obj[i]);	/* the hottest stays */
 	for (i++; i < 2 * limit; i++)
 		kmem_cache_free(c, obj[i]);
 	local_irq_restore(flags);
@@ -487,6 +491,12 @@ static void churn(struct kmem_cache *c, void **obj, unsigned int n)
 		kmem_cache_free(c, obj[i]);
 }
 
+/* This CPU's completed reaper passes (its reap timer runs here). */
+static unsigned long this_cpu_reap_passes(void)
+{
+	return __atomic_load_n(&slab_reap_passes[smp_processor_id()], __ATOMIC_RELAXED);
+}
+
 static void reap_timer_gives_pages_back(struct ktest *t)
 {
 	static void *obj[300];
@@ -500,12 +510,12 @@ static void reap_timer_gives_pages_back(struct ktest *t)
 	slabs0 = c->num_slabs;
 	avail0 = cpu_cache(c)->avail;
 	free0 = nr_free_pages();
-	start = slab_reap_passes;
-	while (slab_reap_passes < start + 2 && waited < 3 * REAP_INTERVAL) {
+	start = this_cpu_reap_passes();
+	while (this_cpu_reap_passes() < start + 2 && waited < 3 * REAP_INTERVAL) {
 		ktest_wait_ticks(step);
 		waited += step;
 	}
-	KTEST_EXPECT_GE(t, slab_reap_passes, start + 2);
+	KTEST_EXPECT_GE(t, this_cpu_reap_passes(), start + 2);
 	KTEST_EXPECT_GT(t, nr_free_pages(), free0);
 	KTEST_EXPECT_LT(t, c->num_slabs, slabs0);
 	KTEST_EXPECT_EQ(t, count_free_slabs(c), 0UL);
@@ -615,8 +625,8 @@ static void slabinfo_counts_match(struct ktest *t)
 
 static void kmalloc_size_classes(struct ktest *t)
 {
-	static const size_t asked[] = { 1, 32, 33, 90, 97, 150, 193, 1000, 4096, 131072 };
-	static const size_t got[] = { 32, 32, 64, 96, 128, 192, 256, 1024, 4096, 131072 };
+	static const size_t asked[] = { 1, 32, 33, 90, 97, 150, 193, 1000, 2049, PAGE_SIZE };
+	static const size_t got[] = { 32, 32, 64, 96, 128, 192, 256, 1024, 3072, PAGE_SIZE };
 	unsigned long before = large_block_pages;
 	unsigned int i;
 	void *p;
@@ -645,12 +655,15 @@ static void kmalloc_size_classes(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, kmem_cache_name(virt_to_page(p)->slab_cache), "size-96");
 	kfree(p);
 
-	p = kmalloc(131073, GFP_KERNEL);			/* past the largest class */
+	KTEST_EXPECT_EQ(t, kmalloc_max_size, (size_t)KMALLOC_MAX_CACHE_SIZE);
+	KTEST_EXPECT_NULL(t, kmem_find_general_cachep(kmalloc_max_size + 1));
+	p = kmalloc(kmalloc_max_size + 1, GFP_KERNEL);	/* past the largest class */
 	KTEST_ASSERT_NOT_NULL(t, p);
 	KTEST_EXPECT_TRUE(t, virt_to_page(p)->flags & PG_bigblock);
 	KTEST_EXPECT_FALSE(t, virt_to_page(p)->flags & PG_slab);
-	KTEST_EXPECT_EQ(t, ksize(p), PAGE_SIZE << get_order(131073));
-	KTEST_EXPECT_EQ(t, large_block_pages, before + (1UL << get_order(131073)));
+	KTEST_EXPECT_EQ(t, ksize(p), PAGE_SIZE << get_order(kmalloc_max_size + 1));
+	KTEST_EXPECT_EQ(t, large_block_pages,
+			before + (1UL << get_order(kmalloc_max_size + 1)));
 	kfree(p);
 	KTEST_EXPECT_FALSE(t, virt_to_page(p)->flags & PG_bigblock);
 	KTEST_EXPECT_EQ(t, large_block_pages, before);
@@ -873,7 +886,7 @@ static void injected_page_failure(struct ktest *t)
 static void create_failure_leaks_nothing(struct ktest *t)
 {
 	struct kmem_cache *arrays = kmem_find_general_cachep(sizeof(struct array_cache) +
-							      expected_limit(100) * sizeof(void *));
+							      expected_limit(100) * sizeof(struct ac_entry));
 	unsigned long flags, free0, held0, n;
 	void **caches_held, **arrays_held;
 	struct kmem_cache *c;
@@ -975,9 +988,13 @@ static void validator_finds_corruption(struct ktest *t)
 	KTEST_EXPECT_GT(t, kmem_validate(), 0);
 	*state = BUFCTL_ACTIVE;
 	kmem_cache_free(c, b);
-	ac->entry[ac->avail++] = b;			/* the same object twice */
+	ac->entry[ac->avail] = ac->entry[ac->avail - 1];	/* the same object twice */
+	ac->avail++;
 	KTEST_EXPECT_GT(t, kmem_validate(), 0);
 	ac->avail--;
+	ac->entry[ac->avail - 1].state = state;		/* b with a's state word */
+	KTEST_EXPECT_GT(t, kmem_validate(), 0);
+	ac->entry[ac->avail - 1].state = obj_bufctl(c, virt_to_page(b), b);
 	kmem_cache_shrink(c);				/* objects back on the slab */
 	KTEST_ASSERT_NE(t, slabp->free, BUFCTL_END);	/* a free chain that loops */
 	idx = slabp->free;
@@ -995,6 +1012,377 @@ static void validator_finds_corruption(struct ktest *t)
 	kmem_cache_free(c, a);
 	local_irq_restore(flags);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* ---- SMP: other CPUs' magazines --------------------------------------------------- */
+
+/* Skips (and returns 1) with a single CPU: these need another to race with. */
+static int needs_two_cpus(struct ktest *t)
+{
+	if (num_online_cpus() >= 2)
+		return 0;
+	ktest_skip(t, "needs 2 CPUs (%u online)", num_online_cpus());
+	return 1;
+}
+
+/* The online CPU after cpu, or NR_CPUS. */
+static unsigned int next_online_cpu(unsigned int cpu)
+{
+	while (++cpu < NR_CPUS && !cpu_online(cpu))
+		;
+	return cpu;
+}
+
+/* One step of a busy wait on another CPU (the loops read atomics). */
+static void spin_wait(void)
+{
+	barrier();
+}
+
+static int flag_read(const int *flag)
+{
+	return __atomic_load_n(flag, __ATOMIC_ACQUIRE);
+}
+
+static void flag_set(int *flag)
+{
+	__atomic_store_n(flag, 1, __ATOMIC_RELEASE);
+}
+
+/* Fills this CPU's magazine of c with objects it allocated and freed. */
+static void fill_magazine(struct kmem_cache *c, unsigned int n)
+{
+	void *obj[16];
+	unsigned int i;
+
+	n = min_t(unsigned int, n, ARRAY_SIZE(obj));
+	for (i = 0; i < n; i++)
+		obj[i] = kmem_cache_alloc(c, GFP_KERNEL);
+	for (i = 0; i < n; i++)
+		kmem_cache_free(c, obj[i]);
+}
+
+enum remote_op { OP_SHRINK, OP_TUNE, OP_DESTROY };
+
+/*
+ * One CPU (the driver, the boot CPU) shrinks, resizes or destroys a
+ * cache while another (the owner) holds objects of it in its magazine
+ * with interrupts off, as if in the middle of an allocation.  Nobody may
+ * touch that magazine before the owner turns its interrupts back on: the
+ * driver has to wait for its IPI.
+ */
+struct remote_race {
+	struct kmem_cache *c;
+	enum remote_op op;
+	unsigned int owner;
+	int owner_ready, op_started, op_done;
+	struct array_cache *ac_before, *ac_during;
+	unsigned int avail_before, avail_during;
+	int op_result;
+};
+
+/* The owner's side: waits, interrupts off, until the driver is done or a
+ * while has passed (the driver cannot finish before then if it waits for
+ * the owner's IPI, as it must). */
+static void remote_race_owner(struct remote_race *r)
+{
+	unsigned long flags, spins;
+
+	fill_magazine(r->c, 8);
+	local_irq_save(flags);
+	r->ac_before = cpu_cache(r->c);
+	r->avail_before = ac_avail(r->ac_before);
+	flag_set(&r->owner_ready);
+	while (!flag_read(&r->op_started))
+		spin_wait();
+	for (spins = 0; spins < (1UL << 22) && !flag_read(&r->op_done); spins++)
+		spin_wait();
+	r->ac_during = r->c->array[smp_processor_id()];
+	r->avail_during = ac_avail(r->ac_during);
+	local_irq_restore(flags);
+}
+
+static void remote_race_cpu(void *arg)
+{
+	struct remote_race *r = arg;
+	unsigned int cpu = smp_processor_id();
+
+	if (cpu == r->owner) {
+		remote_race_owner(r);
+	} else if (cpu == 0) {			/* the driver: the boot CPU */
+		while (!flag_read(&r->owner_ready))
+			spin_wait();
+		flag_set(&r->op_started);
+		if (r->op == OP_SHRINK)
+			r->op_result = kmem_cache_shrink(r->c);
+		else if (r->op == OP_TUNE)
+			r->op_result = slab_tune_cpucache(r->c, 30, 15);
+		else
+			r->op_result = kmem_cache_destroy(r->c);
+		flag_set(&r->op_done);
+	}
+}
+
+/* Runs op against an owner's magazine; checks the owner's magazine was
+ * left alone meanwhile and that op then reached every CPU. */
+static void remote_race_check(struct ktest *t, enum remote_op op)
+{
+	struct remote_race r = { .op = op };
+	unsigned int cpu;
+
+	r.c = kmem_cache_create("test_remote", 64, 0, 0, NULL, NULL);
+	KTEST_ASSERT_NOT_NULL(t, r.c);
+	KTEST_ASSERT_TRUE(t, cpu_online(0));
+	r.owner = next_online_cpu(0);
+	smp_run_on_all_cpus(remote_race_cpu, &r);
+	KTEST_EXPECT_GT(t, r.avail_before, 0u);
+	KTEST_EXPECT_PTR_EQ(t, r.ac_during, r.ac_before);	/* not swapped under it */
+	KTEST_EXPECT_EQ(t, r.avail_during, r.avail_before);	/* not drained under it */
+	ktest_info(t, "owner cpu %u: %u objects in its magazine before, %u while its "
+		   "interrupts were off", r.owner, r.avail_before, r.avail_during);
+	if (op == OP_DESTROY) {
+		KTEST_EXPECT_EQ(t, r.op_result, 0);
+		return;
+	}
+	for_each_online_cpu(cpu) {
+		struct array_cache *ac = r.c->array[cpu];
+
+		KTEST_EXPECT_EQ(t, ac_avail(ac), 0u);
+		KTEST_EXPECT_EQ(t, ac->limit, op == OP_TUNE ? 30u : r.c->limit);
+	}
+	KTEST_EXPECT_EQ(t, counts_of(r.c).held, 0UL);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(r.c), 0);
+}
+
+/* slab_tune_cpucache() gives every CPU a magazine of the new size, puts the
+ * old magazines' objects back on the slabs and frees the old magazines. */
+static void tune_resizes_magazines(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_tune", 64, 0, 0, NULL, NULL), *mags;
+	unsigned long mags_held;
+	unsigned int cpu;
+	void *keep;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	keep = kmem_cache_alloc(c, GFP_KERNEL);
+	fill_magazine(c, 10);
+	KTEST_EXPECT_GT(t, ac_avail(cpu_cache(c)), 0u);
+	mags = virt_to_page(cpu_cache(c))->slab_cache;	/* where the magazines come from */
+	KTEST_ASSERT_TRUE(t, mags != kmem_find_general_cachep(sizeof(struct array_cache) +
+							       30 * sizeof(struct ac_entry)));
+	mags_held = counts_of(mags).held;
+	KTEST_EXPECT_EQ(t, slab_tune_cpucache(c, 30, 15), 0);
+	for_each_online_cpu(cpu) {
+		KTEST_EXPECT_EQ(t, c->array[cpu]->limit, 30u);
+		KTEST_EXPECT_EQ(t, c->array[cpu]->batchcount, 15u);
+		KTEST_EXPECT_EQ(t, ac_avail(c->array[cpu]), 0u);
+	}
+	KTEST_EXPECT_EQ(t, c->limit, 30u);
+	KTEST_EXPECT_EQ(t, counts_of(c).held, 1UL);
+	/* the old ones freed: one per online CPU, the others never had one */
+	KTEST_EXPECT_EQ(t, counts_of(mags).held, mags_held - num_online_cpus());
+	KTEST_EXPECT_EQ(t, slab_tune_cpucache(c, 10, 11), -1);	/* batch > limit */
+	KTEST_EXPECT_EQ(t, c->limit, 30u);
+	kmem_cache_free(c, keep);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* Swaps the array caches of CPUs a and b of c.  Interrupts off. */
+static void swap_slots(struct kmem_cache *c, unsigned int a, unsigned int b)
+{
+	struct array_cache *ac = c->array[a];
+
+	c->array[a] = c->array[b];
+	c->array[b] = ac;
+}
+
+/*
+ * Only online CPUs get magazines when a cache is made: the other slots
+ * share an empty one of limit 0, which no allocation or free can use, so a
+ * CPU's first allocation (or free) there makes it a magazine of its own.
+ * Played on this CPU by swapping its slot with an offline CPU's; nothing
+ * leaks (destroy frees the magazines in every slot).
+ */
+static void magazines_only_for_cpus_that_run(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_lazy_mag", 64, 0, 0, NULL, NULL);
+	unsigned int cpu, self, off[2], n_off = 0;
+	struct kmem_cache *mags;
+	unsigned long flags, mags_held;
+	void *a, *b;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	mags = virt_to_page(cpu_cache(c))->slab_cache;
+	mags_held = counts_of(mags).held;
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		if (cpu_online(cpu)) {
+			KTEST_EXPECT_EQ(t, c->array[cpu]->limit, c->limit);
+			continue;
+		}
+		KTEST_EXPECT_EQ(t, c->array[cpu]->limit, 0u);
+		KTEST_EXPECT_EQ(t, c->array[cpu]->avail, 0u);
+		if (n_off < 2)
+			off[n_off++] = cpu;
+	}
+	if (n_off < 2) {
+		kmem_cache_destroy(c);
+		ktest_skip(t, "fewer than two CPUs offline");
+		return;
+	}
+	local_irq_save(flags);
+	self = smp_processor_id();
+	swap_slots(c, self, off[0]);			/* as if this CPU came up late */
+	a = kmem_cache_alloc(c, GFP_ATOMIC);
+	KTEST_EXPECT_NOT_NULL(t, a);
+	KTEST_EXPECT_EQ(t, c->array[self]->limit, c->limit);	/* made its own */
+	KTEST_EXPECT_EQ(t, ac_avail(c->array[self]), c->batchcount - 1);
+	KTEST_EXPECT_EQ(t, c->array[off[1]]->avail, 0u);	/* the shared one untouched */
+	b = kmem_cache_alloc(c, GFP_ATOMIC);
+	swap_slots(c, self, off[1]);			/* and a first free */
+	kmem_cache_free(c, b);
+	KTEST_EXPECT_EQ(t, c->array[self]->limit, c->limit);
+	KTEST_EXPECT_EQ(t, ac_avail(c->array[self]), 1u);
+	KTEST_EXPECT_EQ(t, counts_of(mags).held, mags_held + 2);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	kmem_cache_free(c, a);
+	kmem_cache_shrink(c);		/* interrupts off: this CPU's slot only */
+	swap_slots(c, self, off[1]);	/* the first one made */
+	kmem_cache_shrink(c);		/* offline slots keep empty magazines */
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	KTEST_EXPECT_EQ(t, counts_of(mags).held, mags_held - 1);	/* all of c's freed */
+}
+
+static void shrink_waits_for_each_cpu(struct ktest *t)
+{
+	if (!needs_two_cpus(t))
+		remote_race_check(t, OP_SHRINK);
+}
+
+static void tune_swaps_on_each_cpu(struct ktest *t)
+{
+	if (!needs_two_cpus(t))
+		remote_race_check(t, OP_TUNE);
+}
+
+static void destroy_waits_for_each_cpu(struct ktest *t)
+{
+	if (!needs_two_cpus(t))
+		remote_race_check(t, OP_DESTROY);
+}
+
+/* Every CPU fills its magazine of the cache in arg. */
+static void fill_magazine_cpu(void *arg)
+{
+	fill_magazine(arg, 12);
+}
+
+/* Each CPU's reap timer ages that CPU's magazine: an idle magazine on
+ * every CPU gives objects back within a few reap intervals. */
+static void reaper_ages_every_cpu(struct ktest *t)
+{
+	struct kmem_cache *c;
+	unsigned long start[NR_CPUS], waited = 0, step = HZ / 10 + 1;
+	unsigned int before[NR_CPUS], cpu, behind;
+
+	if (needs_two_cpus(t))
+		return;
+	c = kmem_cache_create("test_reap_smp", 128, 0, 0, NULL, NULL);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	smp_run_on_all_cpus(fill_magazine_cpu, c);
+	for_each_online_cpu(cpu) {
+		before[cpu] = ac_avail(c->array[cpu]);
+		start[cpu] = __atomic_load_n(&slab_reap_passes[cpu], __ATOMIC_RELAXED);
+		KTEST_EXPECT_GT(t, before[cpu], 0u);
+	}
+	do {
+		ktest_wait_ticks(step);
+		waited += step;
+		behind = 0;
+		for_each_online_cpu(cpu)
+			behind += __atomic_load_n(&slab_reap_passes[cpu], __ATOMIC_RELAXED) <
+				  start[cpu] + 2;
+	} while (behind && waited < 4 * REAP_INTERVAL);
+	for_each_online_cpu(cpu) {
+		KTEST_EXPECT_GE(t, slab_reap_passes[cpu], start[cpu] + 2);
+		KTEST_EXPECT_LT(t, ac_avail(c->array[cpu]), before[cpu]);
+		ktest_info(t, "cpu %u: %u of %u objects left after %lu ticks", cpu,
+			   ac_avail(c->array[cpu]), before[cpu], waited);
+	}
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* Two CPUs free the same object at the same moment, many times over. */
+#define DFREE_ROUNDS	2000
+struct double_free_race {
+	struct kmem_cache *c;
+	unsigned int cpu[2];
+	void *obj[DFREE_ROUNDS];
+	int arrived;
+};
+
+/* Waits until both CPUs have arrived n times in all (a two-CPU barrier). */
+static void both_arrive(int *arrived, int n)
+{
+	__atomic_add_fetch(arrived, 1, __ATOMIC_ACQ_REL);
+	while (__atomic_load_n(arrived, __ATOMIC_ACQUIRE) < n)
+		spin_wait();
+}
+
+static void double_free_cpu(void *arg)
+{
+	struct double_free_race *r = arg;
+	unsigned int me = smp_processor_id(), i;
+
+	if (me != r->cpu[0] && me != r->cpu[1])
+		return;
+	for (i = 0; i < DFREE_ROUNDS; i++) {
+		both_arrive(&r->arrived, 4 * (int)i + 2);
+		kmem_cache_free(r->c, r->obj[i]);
+		both_arrive(&r->arrived, 4 * (int)i + 4);
+	}
+}
+
+/* Is p in some online CPU's magazine of c twice (or in two of them)? */
+static int cached_twice(struct kmem_cache *c, const void *p)
+{
+	unsigned int cpu, i, seen = 0;
+
+	for_each_online_cpu(cpu)
+		for (i = 0; i < c->array[cpu]->avail; i++)
+			seen += c->array[cpu]->entry[i].objp == p;
+	return seen > 1;
+}
+
+static void racing_double_free_caught_once(struct ktest *t)
+{
+	static struct double_free_race r;
+	unsigned long bad = kmem_bad_free_count, dup = 0;
+	unsigned int i;
+
+	if (needs_two_cpus(t))
+		return;
+	memset(&r, 0, sizeof(r));
+	r.c = kmem_cache_create("test_dfree", 32, 0, 0, NULL, NULL);
+	KTEST_ASSERT_NOT_NULL(t, r.c);
+	r.cpu[0] = 0;				/* the boot CPU, and the next */
+	r.cpu[1] = next_online_cpu(0);
+	KTEST_ASSERT_TRUE(t, r.cpu[1] < NR_CPUS);
+	for (i = 0; i < DFREE_ROUNDS; i++) {
+		r.obj[i] = kmem_cache_alloc(r.c, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, r.obj[i]);
+	}
+	smp_run_on_all_cpus(double_free_cpu, &r);
+	for (i = 0; i < DFREE_ROUNDS; i++)
+		dup += cached_twice(r.c, r.obj[i]);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count - bad, (unsigned long)DFREE_ROUNDS);
+	KTEST_EXPECT_EQ(t, dup, 0UL);
+	KTEST_EXPECT_EQ(t, counts_of(r.c).held, 0UL);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	ktest_info(t, "%d rounds, %lu reports, %lu objects cached twice", DFREE_ROUNDS,
+		   kmem_bad_free_count - bad, dup);
+	if (!dup)
+		KTEST_EXPECT_EQ(t, kmem_cache_destroy(r.c), 0);
 }
 
 static const struct ktest_case slab_cases[] = {
@@ -1018,6 +1406,13 @@ static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(create_failure_leaks_nothing),
 	KTEST_CASE(grow_failure_gives_pages_back),
 	KTEST_CASE(validator_finds_corruption),
+	KTEST_CASE(tune_resizes_magazines),
+	KTEST_CASE(magazines_only_for_cpus_that_run),
+	KTEST_CASE(shrink_waits_for_each_cpu),
+	KTEST_CASE(tune_swaps_on_each_cpu),
+	KTEST_CASE(destroy_waits_for_each_cpu),
+	KTEST_CASE(reaper_ages_every_cpu),
+	KTEST_CASE(racing_double_free_caught_once),
 	{}
 };
 
