@@ -80,7 +80,7 @@ DEFINE_SPINLOCK(slob_cache_lock);	/* slob_caches */
 static struct timer_list slob_shrink_timer;
 
 /* The canary in the header m of a live block tagged tag (SLOB_TAG_*). */
-static inline slob_t *slob_canary(const slob_t *m, uintptr_t tag)
+static slob_t *slob_canary(const slob_t *m, uintptr_t tag)
 {
 	return (slob_t *)((uintptr_t)m ^ tag);
 }
@@ -151,18 +151,21 @@ static void map_clear(unsigned long *map, int i)
 	map[i / SLOB_MAP_BITS] &= ~(1UL << (i % SLOB_MAP_BITS));
 }
 
-/* Is a bit set in [from, to) of map (0 <= from <= to <= SLOB_PAGE_UNITS)? */
-static int map_any(const unsigned long *map, int from, int to)
+/* The first set bit of map at or after unit i (0 <= i), or SLOB_PAGE_UNITS. */
+static int map_next(const unsigned long *map, int i)
 {
-	while (from < to) {
-		int k = min_t(int, to - from, (int)(SLOB_MAP_BITS - from % SLOB_MAP_BITS));
-		unsigned long mask = k == (int)SLOB_MAP_BITS ? ~0UL : (1UL << k) - 1;
+	int w = i / (int)SLOB_MAP_BITS;
+	unsigned long bits;
 
-		if (map[from / SLOB_MAP_BITS] & (mask << (from % SLOB_MAP_BITS)))
-			return 1;
-		from += k;
+	if (i >= SLOB_PAGE_UNITS)
+		return SLOB_PAGE_UNITS;
+	bits = map[w] & (~0UL << (i % SLOB_MAP_BITS));
+	while (!bits) {
+		if (++w == SLOB_PAGE_UNITS / (int)SLOB_MAP_BITS)
+			return SLOB_PAGE_UNITS;
+		bits = map[w];
 	}
-	return 0;
+	return w * (int)SLOB_MAP_BITS + __builtin_ctzl(bits);
 }
 
 /* The last set bit of map before unit i, or -1. */
@@ -182,48 +185,25 @@ static int map_last_before(const unsigned long *map, int i)
 	return w * (int)SLOB_MAP_BITS + (int)(SLOB_MAP_BITS - 1) - __builtin_clzl(bits);
 }
 
-/*
- * A run of set bits starts at the first unit of a block (the bit before it
- * is clear).  Its first bit is a block; if the run goes on, that block is
- * free, and the second bit is its marker unless the free block is one unit
- * long (then the second bit is the next, allocated, block); a third bit is
- * an allocated block after a two-unit free one.
- */
-int slob_starts(const unsigned long *map, const slob_t *base, int i)
+/* Where the heap address b is: its page's map and base, its unit.  0 if b
+ * is not on a heap page on a unit boundary. */
+struct slob_at {
+	unsigned long *map;
+	slob_t *base;
+	int i;
+};
+
+static int slob_locate(const void *b, struct page *page, struct slob_at *at)
 {
-	if (!slob_bit(map, i))
+	if (!page || !(page->flags & PG_slab) || !IS_ALIGNED((uintptr_t)b, SLOB_UNIT))
 		return 0;
-	if (!slob_bit(map, i - 1))
-		return 1;
-	if (!slob_bit(map, i - 2))
-		return base[i - 1].units == 1;
+	at->map = page->slab;
+	at->base = (slob_t *)((uintptr_t)b & PAGE_MASK);
+	at->i = slob_index(b);
 	return 1;
 }
 
-/* Is b, on a heap page and a unit boundary, the start of a block?  Gives
- * its page's map and base. */
-static int slob_block_at(const void *b, unsigned long **map, slob_t **base)
-{
-	struct page *page = virt_to_page(b);
-
-	if (!page || !(page->flags & PG_slab) || !IS_ALIGNED((uintptr_t)b, SLOB_UNIT))
-		return 0;
-	*map = page->slab;
-	*base = (slob_t *)((uintptr_t)b & PAGE_MASK);
-	return slob_starts(*map, *base, slob_index(b));
-}
-
 /* ---- size classes --------------------------------------------------------- */
-
-int slob_class(int units)
-{
-	int fl;
-
-	if (units < 16)
-		return units;
-	fl = 31 - __builtin_clz((unsigned int)units);
-	return 16 + (fl - 4) * 8 + ((units >> (fl - 3)) & 7);
-}
 
 /* The first class at or above c that has a free block, or -1. */
 static int slob_first_class(int c)
@@ -254,11 +234,10 @@ static void slob_list_add(slob_t *b, int units)
 	slob_free_lists[c] = b;
 }
 
-/* Takes the listed free block b off its class list. */
-static void slob_list_del(slob_t *b)
+/* Takes the free block b off the list of its class c. */
+static void slob_list_del(slob_t *b, int c)
 {
 	slob_t *prev = b[1].next, *next = b->next;
-	int c = slob_class(b->units);
 
 	if (next)
 		next[1].next = prev;
@@ -295,7 +274,7 @@ static int slob_take_free(unsigned long *map, slob_t *base, int i)
 
 	map_clear(map, i);
 	if (units > 1) {
-		slob_list_del(base + i);
+		slob_list_del(base + i, slob_class(units));
 		map_clear(map, i + 1);
 	}
 	kmem_mark_noaccess(base + i, SLOB_UNIT);
@@ -304,61 +283,84 @@ static int slob_take_free(unsigned long *map, slob_t *base, int i)
 
 /*
  * Frees [base + i, base + i + units), units >= 1, whose first bit may be set
- * and whose other bits are clear, merging it with a free block before and
- * after it in the page.  slob_lock held.
+ * (a block being freed: the one before it may be free and merge) and whose
+ * other bits are clear (a fresh piece has no bit at all), merging it with
+ * the free blocks before and after it in the page.  slob_lock held.
  */
 static void slob_release(unsigned long *map, slob_t *base, int i, int units)
 {
-	int j = map_last_before(map, i), end = i + units;
+	int end = i + units, j = -1, size, c;
+	slob_t *b;
 
-	if (!slob_bit(map, i))
-		j = -1;			/* a fresh piece: it starts a page */
-	else if (j >= 0 && !slob_starts(map, base, j))
-		j--;			/* j is a marker: its free block ends at i */
-	else if (j != i - 1)
-		j = -1;			/* the block before is allocated, or none */
-	map_clear(map, i);		/* (a one-unit block at j is free) */
+	if (slob_bit(map, i)) {
+		j = map_last_before(map, i);
+		if (j >= 0 && !slob_starts(map, base, j))
+			j--;		/* j is a marker: its free block ends at i */
+		else if (j != i - 1)
+			j = -1;		/* the block before is allocated, or none */
+	}			/* (a one-unit block right before i is free) */
 	slob_free_units += (unsigned long)units;
 	if (end < SLOB_PAGE_UNITS && slob_is_free(map, end))
 		end += slob_take_free(map, base, end);
-	if (j >= 0) {
-		slob_take_free(map, base, j);
-		i = j;
+	if (j < 0) {
+		slob_put_free(map, base, i, end - i);
+		return;
 	}
-	slob_put_free(map, base, i, end - i);
+	b = base + j;		/* the free block before grows */
+	size = b->units;
+	if (j + 1 < i)
+		map_clear(map, i);	/* else i's bit is now the marker */
+	b->units = end - j;
+	c = slob_class(end - j);
+	if (size == 1) {
+		kmem_mark_internal(b, 2 * SLOB_UNIT);
+		slob_list_add(b, end - j);
+	} else if (slob_class(size) != c) {
+		slob_list_del(b, slob_class(size));
+		slob_list_add(b, end - j);
+	}
 }
 
 /*
- * Splits units units at alignment align (in units, a power of two; 0 or 1
- * for none) off the free block base + i, listed or not, of size units.
- * Returns the allocated block, its start bit set.  slob_lock held.
+ * Takes units units at alignment align (in units, a power of two; 0 or 1
+ * for none) from the end of the listed free block base + i of class c; what
+ * is left before and after stays free.  Returns the allocated block, its
+ * start bit set.  slob_lock held.
  */
-static slob_t *slob_carve(unsigned long *map, slob_t *base, int i, int units, int align)
+static slob_t *slob_carve(unsigned long *map, slob_t *base, int i, int c, int units, int align)
 {
-	int size = slob_take_free(map, base, i);
-	int a = align > 1 ? ALIGN(i, align) : i;
+	int size = base[i].units, end = i + size;
+	int a = align > 1 ? ALIGN_DOWN(end - units, align) : end - units;
 
-	if (a > i)
-		slob_put_free(map, base, i, a - i);
-	if (a + units < i + size)
-		slob_put_free(map, base, a + units, i + size - a - units);
-	map_set(map, a);
 	slob_free_units -= (unsigned long)units;
+	if (a + units < end)		/* the aligned block leaves a tail */
+		slob_put_free(map, base, a + units, end - a - units);
+	if (a == i) {			/* all of the block from its start */
+		slob_list_del(base + i, c);
+		map_clear(map, i + 1);
+		return base + i;
+	}
+	base[i].units = a - i;
+	if (a - i == 1 || slob_class(a - i) != c) {
+		slob_list_del(base + i, c);
+		if (a - i > 1)
+			slob_list_add(base + i, a - i);
+	}
+	map_set(map, a);
 	return base + a;
 }
 
-/* A free block of at least units units, or NULL: the head of units' own
- * class if it is large enough, else the head of the first class above
- * whose every block is.  slob_lock held. */
-static slob_t *slob_find(int units)
+/* The class of a free block of at least units units, or -1: units' own
+ * class if its head is large enough, else the first class above whose
+ * every block is.  slob_lock held. */
+static int slob_find(int units)
 {
-	slob_t *b = slob_free_lists[slob_class(units)];
-	int c;
+	int c = slob_class(units);
+	slob_t *b = slob_free_lists[c];
 
 	if (b && b->units >= units)
-		return b;
-	c = slob_first_class(min(slob_class(units) + 1, SLOB_CLASSES - 1));
-	return c < 0 ? NULL : slob_free_lists[c];
+		return c;
+	return slob_first_class(min(c + 1, SLOB_CLASSES - 1));
 }
 
 /* Adds nr fresh pages at page, in one run, to the heap, each with its own
@@ -445,7 +447,7 @@ static slob_t *slob_alloc_run(int units, gfp_t gfp)
 static void *slob_alloc(size_t size, gfp_t gfp, size_t align, uintptr_t tag)
 {
 	int units = max(SLOB_UNITS(size) + (tag ? 1 : 0), 2);
-	int al = (int)(align / SLOB_UNIT), need = units + (al > 1 ? al - 1 : 0);
+	int al = (int)(align / SLOB_UNIT), need = units + (al > 1 ? al - 1 : 0), c;
 	unsigned long flags;
 	slob_t *b;
 
@@ -454,12 +456,13 @@ static void *slob_alloc(size_t size, gfp_t gfp, size_t align, uintptr_t tag)
 		b = slob_alloc_run(units, gfp);
 	} else {
 		need = min(need, SLOB_PAGE_UNITS);	/* a whole page is aligned */
-		b = slob_find(need);
-		if (!b && !slob_grow(gfp))
-			b = slob_find(need);
+		c = slob_find(need);
+		if (c < 0 && !slob_grow(gfp))
+			c = slob_find(need);
+		b = c < 0 ? NULL : slob_free_lists[c];
 		if (b)
 			b = slob_carve(slob_map_of(b), (slob_t *)((uintptr_t)b & PAGE_MASK),
-				       slob_index(b), units, al);
+				       slob_index(b), c, units, al);
 	}
 	if (b && tag) {
 		kmem_mark_internal(b, SLOB_UNIT);
@@ -473,81 +476,99 @@ static void *slob_alloc(size_t size, gfp_t gfp, size_t align, uintptr_t tag)
 	return b;
 }
 
-/*
- * Is [b, b + units) exactly one allocated block: a block starts at b and is
- * allocated, no bit inside, and a block or the page's end follows?  A block
- * of more than a page must start a page, and its run of pages must be heap
- * pages without a bit up to its end.  slob_lock held.
- */
-static int slob_is_block(const slob_t *b, int units)
+/* Is the run of pages holding the block at, units units from a page's
+ * start, heap pages with no bit after at->i up to the block's end? */
+static int slob_is_run(struct slob_at *at, int units)
 {
-	unsigned long *map;
-	slob_t *base;
-	struct page *page;
-	int i = slob_index(b), end = i + units;
+	const slob_t *p = at->base;
+	const unsigned long *map = at->map;
+	int i = 1, end = units;
 
-	if (units < 2 || !slob_block_at(b, &map, &base) || slob_is_free(map, i) ||
-	    (end > SLOB_PAGE_UNITS && i))
-		return 0;
-	for (i++; end > SLOB_PAGE_UNITS; i = 0, end -= SLOB_PAGE_UNITS) {
-		if (map_any(map, i, SLOB_PAGE_UNITS))
+	for (; end > SLOB_PAGE_UNITS; i = 0, end -= SLOB_PAGE_UNITS) {
+		struct page *page;
+
+		if (map_next(map, i) != SLOB_PAGE_UNITS)
 			return 0;
-		base += SLOB_PAGE_UNITS;
-		page = virt_to_page(base);
+		p += SLOB_PAGE_UNITS;
+		page = virt_to_page(p);
 		if (!page || !(page->flags & PG_slab))
 			return 0;
 		map = page->slab;
 	}
-	return !map_any(map, i, end) && (end == SLOB_PAGE_UNITS || slob_bit(map, end));
+	return map_next(map, i) == end;
 }
 
-/* Frees the allocated block b of units units (already checked), page by
- * page.  slob_lock held. */
-static void slob_free_block(slob_t *b, int units)
+/*
+ * Is the block at "at", units units long, exactly one allocated block: (for
+ * slob_is_block()) a block starts there; no bit inside (so it is not free),
+ * and a block or the page's end follows?  A block of more than a page starts a page, and
+ * its run of pages are heap pages without a bit up to its end.  O(1): a
+ * page of map at most.  slob_lock held.
+ */
+static int slob_extent_ok(struct slob_at *at, int units)
 {
-	int i = slob_index(b);
+	if (units < 2)
+		return 0;
+	if (at->i + units > SLOB_PAGE_UNITS)
+		return !at->i && slob_is_run(at, units);
+	return map_next(at->map, at->i + 1) == at->i + units;
+}
+
+static int slob_is_block(struct slob_at *at, int units)
+{
+	return slob_starts(at->map, at->base, at->i) && slob_extent_ok(at, units);
+}
+
+/* Frees the allocated block "at" of units units (already checked), page by
+ * page.  slob_lock held. */
+static void slob_free_block(struct slob_at *at, int units)
+{
+	slob_t *base = at->base;
+	int i = at->i;
 
 	while (units > 0) {
 		int n = min(units, SLOB_PAGE_UNITS - i);
 
-		slob_release(slob_map_of(b), (slob_t *)((uintptr_t)b & PAGE_MASK), i, n);
-		b += n;
+		slob_release(base == at->base ? at->map : slob_map_of(base), base, i, n);
+		base += SLOB_PAGE_UNITS;
 		units -= n;
 		i = 0;
 	}
 }
 
 /*
- * The header of the live block tagged tag whose body is obj, or NULL if
- * obj is no such body.  Reads the unit before obj only once the start map
- * shows that an allocated block begins there, and checks the size it
- * finds against the map.  slob_lock held.
+ * The header of the live block tagged tag whose body is obj (on the heap
+ * page page), or NULL if obj is no such body; *at gets where the header
+ * is.  Reads the unit before obj only once the start map shows that an
+ * allocated block begins there, and checks the size it finds against the
+ * map.  O(1).  slob_lock held.
  */
-static slob_t *slob_header(const void *obj, uintptr_t tag)
+static slob_t *slob_header(const void *obj, struct page *page, uintptr_t tag, struct slob_at *at)
 {
 	slob_t *m = (slob_t *)obj - 1;
-	unsigned long *map;
-	slob_t *base;
 
-	if (!IS_ALIGNED((uintptr_t)obj, SLOB_UNIT) || !slob_index(obj) ||
-	    !slob_block_at(m, &map, &base) || slob_is_free(map, slob_index(m)))
+	if (!slob_locate(obj, page, at) || !at->i--)
 		return NULL;
-	if (m->next != slob_canary(m, tag) || slob_index(m) + m->units > SLOB_PAGE_UNITS ||
-	    !slob_is_block(m, m->units))
+	if (!slob_starts(at->map, at->base, at->i) || slob_bit(at->map, at->i + 1))
+		return NULL;
+	if (m->next != slob_canary(m, tag) || at->i + m->units > SLOB_PAGE_UNITS ||
+	    !slob_extent_ok(at, m->units))
 		return NULL;
 	return m;
 }
 
-/* Frees the live block tagged tag whose body is obj.  Returns -1, changing
- * nothing, if obj is not one.  Any context; takes slob_lock. */
-static int slob_free_tagged(const void *obj, uintptr_t tag)
+/* Frees the live block tagged tag whose body is obj (page: its page).
+ * Returns -1, changing nothing, if obj is not one.  Any context; takes
+ * slob_lock. */
+static int slob_free_tagged(const void *obj, struct page *page, uintptr_t tag)
 {
+	struct slob_at at;
 	unsigned long flags;
 	slob_t *m;
 	int units = 0;
 
 	spin_lock_irqsave(&slob_lock, flags);
-	m = slob_header(obj, tag);
+	m = slob_header(obj, page, tag, &at);
 	if (m) {
 		units = m->units;
 		m->next = NULL;		/* a second free will not find the canary */
@@ -557,10 +578,16 @@ static int slob_free_tagged(const void *obj, uintptr_t tag)
 			kmem_mark_freed(obj, (units - 1) * SLOB_UNIT);
 		else
 			kmem_mark_noaccess(obj, (units - 1) * SLOB_UNIT);
-		slob_free_block(m, units);
+		slob_free_block(&at, units);
 	}
 	spin_unlock_irqrestore(&slob_lock, flags);
 	return m ? 0 : -1;
+}
+
+/* The same for the allocator's own blocks. */
+static int slob_free_internal(const void *obj)
+{
+	return slob_free_tagged(obj, virt_to_page(obj), SLOB_TAG_INTERNAL);
 }
 
 /* Is b, the start of a live block of two units or more, a header (of a
@@ -574,32 +601,29 @@ static int slob_looks_like_header(const slob_t *b)
 	       b->next == slob_canary(b, SLOB_TAG_INTERNAL);
 }
 
-/* Is b exactly one live headerless block of units units?  slob_lock held. */
-static int slob_object_ok(const slob_t *b, int units)
-{
-	return slob_is_block(b, units) && !slob_looks_like_header(b);
-}
-
 /* Frees the cache object b (size bytes) after running dtor on it (without
  * slob_lock).  Returns -1, changing nothing and running no dtor, if b is
  * not exactly one live headerless block of that size.  Any context. */
 static int slob_free_object(void *b, size_t size, kmem_cache_ctor_t dtor)
 {
 	int units = max(SLOB_UNITS(size), 2);
+	struct slob_at at;
 	unsigned long flags;
 	int ok;
 
+	if (!slob_locate(b, virt_to_page(b), &at))
+		return -1;
 	spin_lock_irqsave(&slob_lock, flags);
-	ok = slob_object_ok(b, units);
+	ok = slob_is_block(&at, units) && !slob_looks_like_header(b);
 	if (ok && dtor) {
 		spin_unlock_irqrestore(&slob_lock, flags);
 		dtor(b);
 		spin_lock_irqsave(&slob_lock, flags);
-		ok = slob_is_block(b, units);
+		ok = slob_is_block(&at, units);
 	}
 	if (ok) {
 		kmem_mark_freed(b, size);
-		slob_free_block(b, units);
+		slob_free_block(&at, units);
 	}
 	spin_unlock_irqrestore(&slob_lock, flags);
 	return ok ? 0 : -1;
@@ -615,7 +639,7 @@ static void *slob_take_free_page(void)
 	if (!b)
 		return NULL;
 	page = virt_to_page(b);
-	slob_list_del(b);
+	slob_list_del(b, slob_class(SLOB_PAGE_UNITS));
 	list_del(&page->lru);
 	slob_map_free(page->slab);
 	page->slab = NULL;
@@ -681,7 +705,7 @@ static void *bigblock_alloc(size_t size, gfp_t gfp)
 	bb->order = get_order(size);
 	page = alloc_pages(gfp & ~__GFP_ZERO, bb->order);
 	if (!page) {
-		slob_free_tagged(bb, SLOB_TAG_INTERNAL);
+		slob_free_internal(bb);
 		return NULL;
 	}
 	if (bb->nr != 1U << bb->order)
@@ -699,16 +723,13 @@ static void *bigblock_alloc(size_t size, gfp_t gfp)
 	return bb->pages;
 }
 
-/* The bigblock starting at obj, or NULL; with unlink, takes it off the
- * list and clears its page's mark.  O(1).  Takes slob_block_lock. */
-static struct bigblock *bigblock_find(const void *obj, int unlink)
+/* The bigblock starting at obj (on page), or NULL; with unlink, takes it
+ * off the list and clears its page's mark.  O(1).  Takes slob_block_lock. */
+static struct bigblock *bigblock_find(const void *obj, struct page *page, int unlink)
 {
-	struct page *page = virt_to_page(obj);
 	struct bigblock *bb = NULL;
 	unsigned long flags;
 
-	if (!page || !IS_ALIGNED((uintptr_t)obj, PAGE_SIZE))
-		return NULL;
 	spin_lock_irqsave(&slob_block_lock, flags);
 	if (page->flags & PG_bigblock) {
 		bb = page->slab;
@@ -723,16 +744,23 @@ static struct bigblock *bigblock_find(const void *obj, int unlink)
 	return bb;
 }
 
-/* kmalloc()'s usable size of obj, or 0 if obj is not a live kmalloc() heap
- * block.  O(1).  Takes slob_lock. */
-static size_t kmalloc_heap_size(const void *obj)
+/* Is obj page-aligned, so that it can only be a bigblock? */
+static int page_aligned(const void *obj, struct page *page)
 {
+	return page && IS_ALIGNED((uintptr_t)obj, PAGE_SIZE);
+}
+
+/* kmalloc()'s usable size of obj (on page), or 0 if obj is not a live
+ * kmalloc() heap block.  O(1).  Takes slob_lock. */
+static size_t kmalloc_heap_size(const void *obj, struct page *page)
+{
+	struct slob_at at;
 	unsigned long flags;
 	slob_t *m;
 	size_t size;
 
 	spin_lock_irqsave(&slob_lock, flags);
-	m = slob_header(obj, SLOB_TAG_KMALLOC);
+	m = slob_header(obj, page, SLOB_TAG_KMALLOC, &at);
 	size = m ? (size_t)(m->units - 1) * SLOB_UNIT : 0;
 	spin_unlock_irqrestore(&slob_lock, flags);
 	return size;
@@ -763,16 +791,18 @@ static const char kfree_not_live[] = "not a live kmalloc() block (freed already,
 
 void kfree(const void *obj)
 {
-	struct bigblock *bb;
+	struct page *page = virt_to_page(obj);
+	struct bigblock *bb = NULL;
 
 	if (ZERO_OR_NULL_PTR(obj))
 		return;
-	bb = bigblock_find(obj, 1);
+	if (page_aligned(obj, page))
+		bb = bigblock_find(obj, page, 1);
 	if (bb) {
 		kmem_mark_freed(obj, bb->nr * PAGE_SIZE);
 		bigblock_free_pages(bb);
-		slob_free_tagged(bb, SLOB_TAG_INTERNAL);
-	} else if (slob_free_tagged(obj, SLOB_TAG_KMALLOC)) {
+		slob_free_internal(bb);
+	} else if (slob_free_tagged(obj, page, SLOB_TAG_KMALLOC)) {
 		kmem_bad_free("kfree", obj, kfree_not_live, __builtin_return_address(0));
 		return;
 	}
@@ -781,13 +811,15 @@ void kfree(const void *obj)
 
 size_t ksize(const void *obj)
 {
-	struct bigblock *bb;
+	struct page *page = virt_to_page(obj);
+	struct bigblock *bb = NULL;
 	size_t size;
 
 	if (ZERO_OR_NULL_PTR(obj))
 		return 0;
-	bb = bigblock_find(obj, 0);
-	size = bb ? bb->nr * PAGE_SIZE : kmalloc_heap_size(obj);
+	if (page_aligned(obj, page))
+		bb = bigblock_find(obj, page, 0);
+	size = bb ? bb->nr * PAGE_SIZE : kmalloc_heap_size(obj, page);
 	if (!size)
 		kmem_bad_free("ksize", obj, kfree_not_live, __builtin_return_address(0));
 	return size;
@@ -874,7 +906,7 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 	    get_order(max(size, align)) < MAX_ORDER)
 		c = slob_alloc(sizeof(*c), GFP_KERNEL, 0, SLOB_TAG_INTERNAL);
 	if (c && cache_setup(c, name, size, align, flags, ctor, dtor)) {
-		slob_free_tagged(c, SLOB_TAG_INTERNAL);
+		slob_free_internal(c);
 		c = NULL;
 	}
 	if (!c && (flags & SLAB_PANIC))
@@ -901,7 +933,7 @@ int kmem_cache_destroy(struct kmem_cache *c)
 	spin_lock_irqsave(&slob_cache_lock, flags);
 	list_del(&c->list);
 	spin_unlock_irqrestore(&slob_cache_lock, flags);
-	slob_free_tagged(c, SLOB_TAG_INTERNAL);
+	slob_free_internal(c);
 	return 0;
 }
 

@@ -81,16 +81,42 @@ static inline int slob_bit(const unsigned long *map, int i)
 	return i >= 0 && i < SLOB_PAGE_UNITS && ((map[i / SLOB_MAP_BITS] >> (i % SLOB_MAP_BITS)) & 1);
 }
 
-/* Does a block begin at unit i of the page at base?  Is the block that
- * begins there free?  (slob.c explains the map.)  slob_lock held. */
-int slob_starts(const unsigned long *map, const slob_t *base, int i);
+/*
+ * Does a block begin at unit i of the page at base?  (slob.c explains the
+ * map.)  A run of set bits starts at the first unit of a block (the bit
+ * before it is clear).  Its first bit is a block; if the run goes on, that
+ * block is free, and the second bit is its marker unless the free block is
+ * one unit long (then the second bit is the next, allocated, block); a
+ * third bit is an allocated block after a two-unit free one.  slob_lock
+ * held.
+ */
+static inline int slob_starts(const unsigned long *map, const slob_t *base, int i)
+{
+	if (!slob_bit(map, i))
+		return 0;
+	if (!slob_bit(map, i - 1))
+		return 1;
+	if (!slob_bit(map, i - 2))
+		return base[i - 1].units == 1;
+	return 1;
+}
+
+/* Is the block that begins at unit i free?  slob_lock held. */
 static inline int slob_is_free(const unsigned long *map, int i)
 {
 	return i + 1 == SLOB_PAGE_UNITS || slob_bit(map, i + 1);
 }
 
 /* The size class of a free block of units units (2 .. SLOB_PAGE_UNITS). */
-int slob_class(int units);
+static inline int slob_class(int units)
+{
+	int fl;
+
+	if (units < 16)
+		return units;
+	fl = 31 - __builtin_clz((unsigned int)units);
+	return 16 + (fl - 4) * 8 + ((units >> (fl - 3)) & 7);
+}
 
 extern spinlock_t slob_lock;
 extern slob_t *slob_free_lists[SLOB_CLASSES];
