@@ -152,7 +152,7 @@ static void map_clear(unsigned long *map, int i)
 }
 
 /* The first set bit of map at or after unit i (0 <= i), or SLOB_PAGE_UNITS. */
-static int map_next(const unsigned long *map, int i)
+static slob_hot int map_next(const unsigned long *map, int i)
 {
 	int w = i / (int)SLOB_MAP_BITS;
 	unsigned long bits;
@@ -169,7 +169,7 @@ static int map_next(const unsigned long *map, int i)
 }
 
 /* The last set bit of map before unit i, or -1. */
-static int map_last_before(const unsigned long *map, int i)
+static slob_hot int map_last_before(const unsigned long *map, int i)
 {
 	int w = (i - 1) / (int)SLOB_MAP_BITS;
 	unsigned long bits;
@@ -193,7 +193,7 @@ struct slob_at {
 	int i;
 };
 
-static int slob_locate(const void *b, struct page *page, struct slob_at *at)
+static slob_hot int slob_locate(const void *b, struct page *page, struct slob_at *at)
 {
 	if (!page || !(page->flags & PG_slab) || !IS_ALIGNED((uintptr_t)b, SLOB_UNIT))
 		return 0;
@@ -206,7 +206,7 @@ static int slob_locate(const void *b, struct page *page, struct slob_at *at)
 /* ---- size classes --------------------------------------------------------- */
 
 /* The first class at or above c that has a free block, or -1. */
-static int slob_first_class(int c)
+static slob_hot int slob_first_class(int c)
 {
 	int w = c / (int)SLOB_MAP_BITS;
 	unsigned long bits = slob_class_map[w] & (~0UL << (c % SLOB_MAP_BITS));
@@ -220,7 +220,7 @@ static int slob_first_class(int c)
 }
 
 /* Lists the free block b (units >= 2 units) at the head of its class. */
-static void slob_list_add(slob_t *b, int units)
+static slob_hot void slob_list_add(slob_t *b, int units)
 {
 	int c = slob_class(units);
 	slob_t *head = slob_free_lists[c];
@@ -235,7 +235,7 @@ static void slob_list_add(slob_t *b, int units)
 }
 
 /* Takes the free block b off the list of its class c. */
-static void slob_list_del(slob_t *b, int c)
+static slob_hot void slob_list_del(slob_t *b, int c)
 {
 	slob_t *prev = b[1].next, *next = b->next;
 
@@ -254,7 +254,7 @@ static void slob_list_del(slob_t *b, int c)
 
 /* Makes [base + i, base + i + units) a free block: header, map bits, list.
  * The bits inside it must be clear.  slob_lock held. */
-static void slob_put_free(unsigned long *map, slob_t *base, int i, int units)
+static slob_hot void slob_put_free(unsigned long *map, slob_t *base, int i, int units)
 {
 	slob_t *b = base + i;
 
@@ -268,7 +268,7 @@ static void slob_put_free(unsigned long *map, slob_t *base, int i, int units)
 }
 
 /* Takes the free block at base + i off its list and out of the map. */
-static int slob_take_free(unsigned long *map, slob_t *base, int i)
+static slob_hot int slob_take_free(unsigned long *map, slob_t *base, int i)
 {
 	int units = base[i].units;
 
@@ -327,7 +327,7 @@ static void slob_release(unsigned long *map, slob_t *base, int i, int units)
  * is left before and after stays free.  Returns the allocated block, its
  * start bit set.  slob_lock held.
  */
-static slob_t *slob_carve(unsigned long *map, slob_t *base, int i, int c, int units, int align)
+static slob_hot slob_t *slob_carve(unsigned long *map, slob_t *base, int i, int c, int units, int align)
 {
 	int size = base[i].units, end = i + size;
 	int a = align > 1 ? ALIGN_DOWN(end - units, align) : end - units;
@@ -353,7 +353,7 @@ static slob_t *slob_carve(unsigned long *map, slob_t *base, int i, int c, int un
 /* The class of a free block of at least units units, or -1: units' own
  * class if its head is large enough, else the first class above whose
  * every block is.  slob_lock held. */
-static int slob_find(int units)
+static slob_hot int slob_find(int units)
 {
 	int c = slob_class(units);
 	slob_t *b = slob_free_lists[c];
@@ -505,7 +505,7 @@ static int slob_is_run(struct slob_at *at, int units)
  * its run of pages are heap pages without a bit up to its end.  O(1): a
  * page of map at most.  slob_lock held.
  */
-static int slob_extent_ok(struct slob_at *at, int units)
+static slob_hot int slob_extent_ok(struct slob_at *at, int units)
 {
 	if (units < 2)
 		return 0;
@@ -514,7 +514,7 @@ static int slob_extent_ok(struct slob_at *at, int units)
 	return map_next(at->map, at->i + 1) == at->i + units;
 }
 
-static int slob_is_block(struct slob_at *at, int units)
+static slob_hot int slob_is_block(struct slob_at *at, int units)
 {
 	return slob_starts(at->map, at->base, at->i) && slob_extent_ok(at, units);
 }
@@ -543,7 +543,7 @@ static void slob_free_block(struct slob_at *at, int units)
  * allocated block begins there, and checks the size it finds against the
  * map.  O(1).  slob_lock held.
  */
-static slob_t *slob_header(const void *obj, struct page *page, uintptr_t tag, struct slob_at *at)
+static slob_hot slob_t *slob_header(const void *obj, struct page *page, uintptr_t tag, struct slob_at *at)
 {
 	slob_t *m = (slob_t *)obj - 1;
 

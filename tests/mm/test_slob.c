@@ -253,7 +253,7 @@ static void bigblock_takes_exact_pages(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, p);
 	KTEST_EXPECT_EQ(t, ksize(p), 5 * PAGE_SIZE);
 	KTEST_EXPECT_EQ(t, free0 - nr_free_pages(), 5UL);
-	KTEST_EXPECT_EQ(t, memchr_inv(p, 0, 5 * PAGE_SIZE), NULL);
+	KTEST_EXPECT_TRUE(t, memchr_inv(p, 0, 5 * PAGE_SIZE) == NULL);
 	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
 	kfree(p);
 	KTEST_EXPECT_EQ(t, nr_free_pages(), free0);
