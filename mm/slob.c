@@ -610,16 +610,15 @@ static int slob_free_object(void *b, size_t size, kmem_cache_ctor_t dtor)
 	struct slob_at at;
 	unsigned long flags;
 	int ok;
+	struct page *page = virt_to_page(b);
 
-	if (!slob_locate(b, virt_to_page(b), &at))
-		return -1;
-	spin_lock_irqsave(&slob_lock, flags);
-	ok = slob_is_block(&at, units) && !slob_looks_like_header(b);
+	spin_lock_irqsave(&slob_lock, flags);	/* the page stays a heap page */
+	ok = slob_locate(b, page, &at) && slob_is_block(&at, units) && !slob_looks_like_header(b);
 	if (ok && dtor) {
 		spin_unlock_irqrestore(&slob_lock, flags);
 		dtor(b);
 		spin_lock_irqsave(&slob_lock, flags);
-		ok = slob_is_block(&at, units);
+		ok = slob_locate(b, page, &at) && slob_is_block(&at, units);
 	}
 	if (ok) {
 		kmem_mark_freed(b, size);
