@@ -314,6 +314,25 @@ static void free_block(struct page *page, unsigned int order, void *caller)
 	}
 }
 
+void split_page_block(struct page *page, unsigned int order, unsigned long nr)
+{
+	unsigned long flags, i;
+
+	spin_lock_irqsave(&zone_lock, flags);
+	for (i = 0; i < nr; i++) {
+		page[i].flags |= PG_head;
+		page[i].order = 0;
+	}
+	while (i < (1UL << order)) {	/* the tail, in aligned blocks */
+		unsigned int o = (unsigned int)__builtin_ctzl(i);
+
+		poison_block(page + i, o);
+		release_block(page + i, o);
+		i += 1UL << o;
+	}
+	spin_unlock_irqrestore(&zone_lock, flags);
+}
+
 void __free_pages(struct page *page, unsigned int order)
 {
 	if (!page_in_map(page)) {

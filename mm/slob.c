@@ -1,43 +1,57 @@
 /* slob.c - SLOB, the simple list-of-blocks allocator (CONFIG_SLOB).
  *
- * The heap is a K&R-style first-fit allocator.  Memory is counted in units
- * of one block header (a size and a next pointer: 8 bytes on i386).  The
- * free blocks form one circular list in address order, closed by a
- * zero-sized sentinel that no request can fit; a roving pointer remembers
- * where the last search ended, so each search starts there (next fit).  A
- * request takes the front of the first block large enough, splitting off
- * the rest; an aligned request first splits off a head fragment so that
- * the block starts on the boundary.  If no block fits, the heap grows by
- * one page from the page allocator and the search runs again.  A free
- * block is put back in address order and merged with both neighbours.
- * slob_lock, taken with interrupts saved, guards the heap: it is used
- * from interrupt context (the shrinker, GFP_ATOMIC callers).
+ * One heap of blocks under one lock.  Memory is counted in units of one
+ * block header (a size and a pointer: 8 bytes on i386).  The heap is a set
+ * of pages from the page allocator; a free block never crosses a page
+ * boundary, so a page is entirely free exactly when one free block covers
+ * it.  Free blocks of two units or more sit on segregated lists, one per
+ * size class (one class per size below 16 units, then 8 per power of two),
+ * with a bitmap of the classes that have blocks: an allocation takes the
+ * head of its own class if that block is large enough, else the first
+ * block of the first non-empty class whose every block fits (two words of
+ * bitmap to look at), and splits it.  A one-unit free fragment is on no
+ * list: it waits for a neighbour to be freed.  If nothing fits, the heap
+ * grows by a page.  slob_lock, taken with interrupts saved, guards it all:
+ * it is used from interrupt context (the shrinker, GFP_ATOMIC callers).
+ *
+ * Every heap page has a start map, one bit per unit, and it says
+ * everything about the page's blocks without a header on cache objects:
+ * the bit is set at the first unit of every block, allocated or free, and
+ * also at the second unit of a free block (or, for a one-unit free block,
+ * at the next block's start, which is set anyway).  Allocated blocks are
+ * two units or more and free blocks are never adjacent, so a run of set
+ * bits is at most three long and each position in it is known (the only
+ * doubt, a run of two, is settled by the free block's own size).  So in
+ * O(1), without reading a caller's memory: whether a block starts at a
+ * unit, whether it is free, where the block before it starts (the last set
+ * bit before it, at most a page of map away) and whether the block after
+ * it is free.  Freeing merges with both neighbours at once.  The map costs
+ * nothing per object (1/64 of the heap on i386, in map pages) and checks
+ * every free before it changes anything: a cache object must be exactly
+ * one allocated block of the cache's size (a block starts there, no bit
+ * inside, a block or the page's end right after), so an object freed to
+ * the wrong cache, a kmalloc() block freed to a cache, a pointer into an
+ * object, or a double free is reported instead of corrupting the heap; a
+ * kmalloc() header is read only once the map shows an allocated block
+ * there, and must end where the map says the block ends.  Objects of two
+ * caches of the same size in units cannot be told apart: such a free is
+ * accepted, and only the caches' counts are wrong.
  *
  * kmalloc() puts a one-unit header (size, canary) in front of heap blocks,
  * so kfree() and ksize() need no size; the allocator's own blocks (cache
  * descriptors, bigblock descriptors) carry a header too, with another
- * canary.  Requests of about a page or more are "bigblocks": pages
- * straight from the page allocator, remembered on a bigblock list under
- * its own lock.  Caches are thin: they remember the object size,
- * alignment, constructor and destructor, and take objects from the heap
- * without a header (or whole pages, owned through struct page, for
- * objects of a page or more); the constructor runs on every allocation,
- * the destructor on every free.  A timer shrinks the heap once a second:
- * it walks the free list once and returns every whole free page to the
- * page allocator.
- *
- * Every heap page has a start map: one bit per unit, set where an
- * allocated block begins (kept in map pages, 1/64 of the heap on i386).
- * It costs nothing per object and lets every free be checked before it
- * changes anything: a cache object must be exactly one live headerless
- * block of the cache's size (a block starts there, none inside, the next
- * one right after it), so an object freed to the wrong cache, a kmalloc()
- * block freed to a cache, a pointer into an object, or a double free is
- * reported instead of corrupting the heap; a kmalloc() header is read only
- * once the map shows a block of two units begins there, and a cache free
- * refuses a block that begins with a header's canary.  Objects of two
- * caches of the same size in units cannot be told apart: such a free is
- * accepted, and only the caches' counts are wrong.
+ * canary.  Requests of about a page or more are "bigblocks": exactly the
+ * pages they need straight from the page allocator (the rest of the
+ * power-of-two block given back), remembered on a bigblock list and found
+ * from their first page in O(1).  Caches are thin: they remember the
+ * object size, alignment, constructor and destructor, and take objects
+ * from the heap without a header (objects of more than a page from a run
+ * of fresh heap pages, whose last page's rest is free heap), or whole
+ * pages, owned through struct page, for objects whose size is a multiple
+ * of a page or whose alignment is above a page; the constructor runs on
+ * every allocation, the destructor on every free.  A timer shrinks the
+ * heap once a second: it returns every entirely free page, one page per
+ * time it takes the lock.
  */
 #include <tiny/kernel.h>
 #include <tiny/fault_inject.h>
@@ -49,14 +63,15 @@
 
 const char kmem_allocator_name[] = "SLOB";
 
-slob_t slob_arena = { .units = 0, .next = &slob_arena };	/* the sentinel */
-slob_t *slob_rover = &slob_arena;	/* the next search starts after it */
-DEFINE_SPINLOCK(slob_lock);		/* free list, rover, heap counters */
+DEFINE_SPINLOCK(slob_lock);		/* everything about the heap below */
+slob_t *slob_free_lists[SLOB_CLASSES];	/* free blocks of each size class */
+unsigned long slob_class_map[SLOB_CLASS_WORDS];	/* the classes with blocks */
+LIST_HEAD(slob_pages);			/* heap pages, through page->lru */
 unsigned long slob_heap_pages;		/* pages the heap holds */
-unsigned long slob_free_units;		/* units on the free list */
+unsigned long slob_free_units;		/* units in free blocks */
 unsigned long slob_internal_units;	/* units of the allocator's own blocks */
 
-struct bigblock *slob_bigblocks;
+LIST_HEAD(slob_bigblocks);
 DEFINE_SPINLOCK(slob_block_lock);	/* slob_bigblocks, slob_bigblock_pages */
 unsigned long slob_bigblock_pages;
 atomic_long_t slob_cache_pages;		/* pages of page-sized cache objects */
@@ -67,7 +82,7 @@ DEFINE_SPINLOCK(slob_cache_lock);	/* slob_caches */
 static struct timer_list slob_shrink_timer;
 
 /* The canary in the header m of a live block tagged tag (SLOB_TAG_*). */
-static inline slob_t *slob_canary(const slob_t *m, uintptr_t tag)
+static slob_t *slob_canary(const slob_t *m, uintptr_t tag)
 {
 	return (slob_t *)((uintptr_t)m ^ tag);
 }
@@ -128,260 +143,453 @@ static void slob_map_free(unsigned long *map)
 	}
 }
 
-/* The start map of heap address b, and b's bit in it. */
-static unsigned long *unit_map(const slob_t *b, unsigned int *bit)
+static void map_set(unsigned long *map, int i)
 {
-	*bit = (unsigned int)(((uintptr_t)b & ~PAGE_MASK) / SLOB_UNIT);
-	return virt_to_page(b)->slab;
-}
-
-static void map_set(const slob_t *b)
-{
-	unsigned int i;
-	unsigned long *map = unit_map(b, &i);
-
 	map[i / SLOB_MAP_BITS] |= 1UL << (i % SLOB_MAP_BITS);
 }
 
-static void map_clear(const slob_t *b)
+static void map_clear(unsigned long *map, int i)
 {
-	unsigned int i;
-	unsigned long *map = unit_map(b, &i);
-
 	map[i / SLOB_MAP_BITS] &= ~(1UL << (i % SLOB_MAP_BITS));
 }
 
-static int map_test(const slob_t *b)
+/* The first set bit of map at or after unit i (0 <= i), or SLOB_PAGE_UNITS. */
+static slob_hot int map_next(const unsigned long *map, int i)
 {
-	unsigned int i;
-	unsigned long *map = unit_map(b, &i);
+	int w = i / (int)SLOB_MAP_BITS;
+	unsigned long bits;
 
-	return (map[i / SLOB_MAP_BITS] >> (i % SLOB_MAP_BITS)) & 1;
+	if (i >= SLOB_PAGE_UNITS)
+		return SLOB_PAGE_UNITS;
+	bits = map[w] & (~0UL << (i % SLOB_MAP_BITS));
+	while (!bits) {
+		if (++w == SLOB_PAGE_UNITS / (int)SLOB_MAP_BITS)
+			return SLOB_PAGE_UNITS;
+		bits = map[w];
+	}
+	return w * (int)SLOB_MAP_BITS + __builtin_ctzl(bits);
 }
 
-/* Is b inside a heap page, on a unit boundary? */
-static int slob_on_heap(const void *b)
+/* The last set bit of map before unit i, or -1. */
+static slob_hot int map_last_before(const unsigned long *map, int i)
 {
-	struct page *page = virt_to_page(b);
+	int w = (i - 1) / (int)SLOB_MAP_BITS;
+	unsigned long bits;
 
-	return page && (page->flags & PG_slab) && IS_ALIGNED((uintptr_t)b, SLOB_UNIT);
-}
-
-int slob_any_start(const slob_t *b, int units)
-{
-	while (units > 0) {
-		unsigned int i, n;
-		unsigned long *map;
-
-		if (!slob_on_heap(b))
+	if (i <= 0)
+		return -1;
+	bits = map[w] & (~0UL >> (SLOB_MAP_BITS - 1 - (i - 1) % SLOB_MAP_BITS));
+	while (!bits) {
+		if (--w < 0)
 			return -1;
-		map = unit_map(b, &i);
-		n = min_t(unsigned int, units, SLOB_PAGE_UNITS - i);
-		b += n;
-		units -= (int)n;
-		while (n) {
-			unsigned int k = min_t(unsigned int, n, SLOB_MAP_BITS - i % SLOB_MAP_BITS);
-			unsigned long mask = k == SLOB_MAP_BITS ? ~0UL : (1UL << k) - 1;
+		bits = map[w];
+	}
+	return w * (int)SLOB_MAP_BITS + (int)(SLOB_MAP_BITS - 1) - __builtin_clzl(bits);
+}
 
-			if (map[i / SLOB_MAP_BITS] & (mask << (i % SLOB_MAP_BITS)))
-				return 1;
-			i += k;
-			n -= k;
+/* Where the heap address b is: its page's map and base, its unit.  0 if b
+ * is not on a heap page on a unit boundary. */
+struct slob_at {
+	unsigned long *map;
+	slob_t *base;
+	int i;
+};
+
+static slob_hot int slob_locate(const void *b, struct page *page, struct slob_at *at)
+{
+	if (!page || !(page->flags & PG_slab) || !IS_ALIGNED((uintptr_t)b, SLOB_UNIT))
+		return 0;
+	at->map = page->slab;
+	at->base = (slob_t *)((uintptr_t)b & PAGE_MASK);
+	at->i = slob_index(b);
+	return 1;
+}
+
+/* ---- size classes --------------------------------------------------------- */
+
+/* The first class at or above c that has a free block, or -1. */
+static slob_hot int slob_first_class(int c)
+{
+	int w = c / (int)SLOB_MAP_BITS;
+	unsigned long bits = slob_class_map[w] & (~0UL << (c % SLOB_MAP_BITS));
+
+	while (!bits) {
+		if (++w == (int)SLOB_CLASS_WORDS)
+			return -1;
+		bits = slob_class_map[w];
+	}
+	return w * (int)SLOB_MAP_BITS + __builtin_ctzl(bits);
+}
+
+/* Lists the free block b (units >= 2 units) at the head of its class. */
+static slob_hot void slob_list_add(slob_t *b, int units)
+{
+	int c = slob_class(units);
+	slob_t *head = slob_free_lists[c];
+
+	b->next = head;
+	b[1].next = NULL;
+	if (head)
+		head[1].next = b;
+	else
+		slob_class_map[c / SLOB_MAP_BITS] |= 1UL << (c % SLOB_MAP_BITS);
+	slob_free_lists[c] = b;
+}
+
+/* Takes the free block b off the list of its class c. */
+static slob_hot void slob_list_del(slob_t *b, int c)
+{
+	slob_t *prev = b[1].next, *next = b->next;
+
+	if (next)
+		next[1].next = prev;
+	if (prev) {
+		prev->next = next;
+	} else {
+		slob_free_lists[c] = next;
+		if (!next)
+			slob_class_map[c / SLOB_MAP_BITS] &= ~(1UL << (c % SLOB_MAP_BITS));
+	}
+}
+
+/* ---- the heap ------------------------------------------------------------ */
+
+/* Makes [base + i, base + i + units) a free block: header, map bits, list.
+ * The bits inside it must be clear.  slob_lock held. */
+static slob_hot void slob_put_free(unsigned long *map, slob_t *base, int i, int units)
+{
+	slob_t *b = base + i;
+
+	kmem_mark_internal(b, units > 1 ? 2 * SLOB_UNIT : SLOB_UNIT);
+	b->units = units;
+	map_set(map, i);
+	if (units > 1) {
+		map_set(map, i + 1);
+		slob_list_add(b, units);
+	}
+}
+
+/* Takes the free block at base + i off its list and out of the map. */
+static slob_hot int slob_take_free(unsigned long *map, slob_t *base, int i)
+{
+	int units = base[i].units;
+
+	map_clear(map, i);
+	if (units > 1) {
+		slob_list_del(base + i, slob_class(units));
+		map_clear(map, i + 1);
+	}
+	kmem_mark_noaccess(base + i, SLOB_UNIT);
+	return units;
+}
+
+/*
+ * Frees [base + i, base + i + units), units >= 1, whose first bit may be set
+ * (a block being freed: the one before it may be free and merge) and whose
+ * other bits are clear (a fresh piece has no bit at all), merging it with
+ * the free blocks before and after it in the page.  slob_lock held.
+ */
+static void slob_release(unsigned long *map, slob_t *base, int i, int units)
+{
+	int end = i + units, j = -1, size, c;
+	slob_t *b;
+
+	if (slob_bit(map, i)) {
+		j = map_last_before(map, i);
+		if (j >= 0 && !slob_starts(map, base, j))
+			j--;		/* j is a marker: its free block ends at i */
+		else if (j != i - 1)
+			j = -1;		/* the block before is allocated, or none */
+	}			/* (a one-unit block right before i is free) */
+	slob_free_units += (unsigned long)units;
+	if (end < SLOB_PAGE_UNITS && slob_is_free(map, end))
+		end += slob_take_free(map, base, end);
+	if (j < 0) {
+		slob_put_free(map, base, i, end - i);
+		return;
+	}
+	b = base + j;		/* the free block before grows */
+	size = b->units;
+	if (j + 1 < i)
+		map_clear(map, i);	/* else i's bit is now the marker */
+	b->units = end - j;
+	c = slob_class(end - j);
+	if (size == 1) {
+		kmem_mark_internal(b, 2 * SLOB_UNIT);
+		slob_list_add(b, end - j);
+	} else if (slob_class(size) != c) {
+		slob_list_del(b, slob_class(size));
+		slob_list_add(b, end - j);
+	}
+}
+
+/*
+ * Takes units units at alignment align (in units, a power of two; 0 or 1
+ * for none) from the end of the listed free block base + i of class c; what
+ * is left before and after stays free.  Returns the allocated block, its
+ * start bit set.  slob_lock held.
+ */
+static slob_hot slob_t *slob_carve(unsigned long *map, slob_t *base, int i, int c, int units, int align)
+{
+	int size = base[i].units, end = i + size;
+	int a = align > 1 ? ALIGN_DOWN(end - units, align) : end - units;
+
+	slob_free_units -= (unsigned long)units;
+	if (a + units < end)		/* the aligned block leaves a tail */
+		slob_put_free(map, base, a + units, end - a - units);
+	if (a == i) {			/* all of the block from its start */
+		slob_list_del(base + i, c);
+		map_clear(map, i + 1);
+		return base + i;
+	}
+	base[i].units = a - i;
+	if (a - i == 1 || slob_class(a - i) != c) {
+		slob_list_del(base + i, c);
+		if (a - i > 1)
+			slob_list_add(base + i, a - i);
+	}
+	map_set(map, a);
+	return base + a;
+}
+
+/* The class of a free block of at least units units, or -1: units' own
+ * class if its head is large enough, else the first class above whose
+ * every block is.  slob_lock held. */
+static slob_hot int slob_find(int units)
+{
+	int c = slob_class(units);
+	slob_t *b = slob_free_lists[c];
+
+	if (b && b->units >= units)
+		return c;
+	return slob_first_class(min(c + 1, SLOB_CLASSES - 1));
+}
+
+/* Adds nr fresh pages at page, in one run, to the heap, each with its own
+ * start map; their units are left without bits.  slob_lock held (the page
+ * allocator's lock nests inside it).  Returns 0 or -1, adding nothing. */
+static int slob_add_pages(struct page *page, unsigned long nr, gfp_t gfp)
+{
+	unsigned long *maps[8];
+	unsigned long i;
+
+	for (i = 0; i < nr; i++) {
+		maps[i] = slob_map_alloc(gfp);
+		if (!maps[i]) {
+			while (i--)
+				slob_map_free(maps[i]);
+			return -1;
 		}
 	}
+	page_update_flags(page, nr, PG_slab, 0);
+	for (i = 0; i < nr; i++) {
+		page[i].slab = maps[i];
+		list_add(&page[i].lru, &slob_pages);
+		kmem_mark_noaccess(page_address(page + i), PAGE_SIZE);
+	}
+	slob_heap_pages += nr;
 	return 0;
 }
 
-/* ---- the heap ---------------------------------------------------------- */
-
-/*
- * Where the block b (units long) belongs in the free list: the free block
- * after which it is linked.  NULL if b overlaps a free block (a double
- * free, or a bad size).  Reads only free-list headers.  slob_lock held.
- */
-static slob_t *slob_insert_point(const slob_t *b, int units)
-{
-	slob_t *cur;
-
-	for (cur = slob_rover; !(b > cur && b < cur->next); cur = cur->next) {
-		if (cur == b)
-			return NULL;
-		if (cur >= cur->next && (b > cur || b < cur->next))
-			break;		/* b goes at the wrap-around point */
-	}
-	if ((b > cur && b < cur + cur->units) ||
-	    (b < cur->next && b + units > cur->next))
-		return NULL;
-	return cur;
-}
-
-/* Links b (units long) after the free block cur, merging it with free
- * neighbours.  slob_lock held. */
-static void slob_link(slob_t *cur, slob_t *b, int units)
-{
-	kmem_mark_internal(b, SLOB_UNIT);
-	b->units = units;
-	if (cur->next != &slob_arena && b + units == cur->next) {
-		b->units += cur->next->units;
-		b->next = cur->next->next;
-	} else {
-		b->next = cur->next;
-	}
-	if (cur != &slob_arena && cur + cur->units == b) {
-		cur->units += b->units;
-		cur->next = b->next;
-	} else {
-		cur->next = b;
-	}
-	slob_rover = cur;
-	slob_free_units += units;
-}
-
-/*
- * Finds the first free block after the rover that holds units units at
- * the given alignment (0 = unit aligned), unlinks or splits it and returns
- * it, or NULL.  slob_lock held.
- */
-static slob_t *slob_find(int units, size_t align)
-{
-	slob_t *prev = slob_rover, *cur, *aligned;
-	int delta;
-
-	for (cur = prev->next;; prev = cur, cur = cur->next) {
-		aligned = align ? PTR_ALIGN(cur, align) : cur;
-		delta = (int)(aligned - cur);
-		if (cur->units >= units + delta) {
-			if (delta) {	/* free the head fragment before the boundary */
-				kmem_mark_internal(aligned, SLOB_UNIT);
-				aligned->units = cur->units - delta;
-				aligned->next = cur->next;
-				cur->next = aligned;
-				cur->units = delta;
-				prev = cur;
-				cur = aligned;
-			}
-			if (cur->units == units) {
-				prev->next = cur->next;
-			} else {
-				kmem_mark_internal(cur + units, SLOB_UNIT);
-				prev->next = cur + units;
-				prev->next->units = cur->units - units;
-				prev->next->next = cur->next;
-				cur->units = units;
-			}
-			slob_rover = prev;
-			slob_free_units -= units;
-			return cur;
-		}
-		if (cur == slob_rover)
-			return NULL;
-	}
-}
-
-/* Adds one page, with its start map, to the heap.  slob_lock held; the
- * page allocator's lock nests inside it.  Returns 0 or -1. */
+/* Grows the heap by one page, a free block.  slob_lock held.  0 or -1. */
 static int slob_grow(gfp_t gfp)
 {
-	unsigned long *map = slob_map_alloc(gfp);
-	struct page *page = map ? alloc_pages(gfp & ~__GFP_ZERO, 0) : NULL;
+	struct page *page = alloc_pages(gfp & ~__GFP_ZERO, 0);
 
-	if (!page) {
-		if (map)
-			slob_map_free(map);
+	if (!page || slob_add_pages(page, 1, gfp)) {
+		if (page)
+			__free_pages(page, 0);
 		return -1;
 	}
-	page->flags |= PG_slab;
-	page->slab = map;
-	slob_heap_pages++;
-	kmem_mark_noaccess(page_address(page), PAGE_SIZE);
-	slob_link(slob_insert_point(page_address(page), SLOB_PAGE_UNITS), page_address(page),
-		  SLOB_PAGE_UNITS);
+	slob_release(page->slab, page_address(page), 0, SLOB_PAGE_UNITS);
 	return 0;
 }
 
+/* Most pages one heap object may span (a cache object of more than a page:
+ * objects of SLOB_RUN_PAGES pages or more are taken as whole pages). */
+#define SLOB_RUN_PAGES	8
+
 /*
- * A block of size bytes (at most a page) at the given alignment (at most a
- * page), growing the heap if needed; its start is marked in the map.  With
- * a tag, the block begins with a header carrying it and the body after the
- * header is returned.  NULL if out of memory.  Any context; takes slob_lock.
+ * A block of units units (more than a page) at the start of a run of fresh
+ * heap pages; the rest of the last page is free heap.  The pages after the
+ * first have no start bit.  NULL if out of memory.  slob_lock held.
+ */
+static slob_t *slob_alloc_run(int units, gfp_t gfp)
+{
+	unsigned long nr = DIV_ROUND_UP((unsigned long)units, SLOB_PAGE_UNITS);
+	unsigned int order = get_order(nr * PAGE_SIZE);
+	struct page *page = alloc_pages(gfp & ~__GFP_ZERO, order);
+	slob_t *last;
+	int rest;
+
+	if (!page)
+		return NULL;
+	split_page_block(page, order, nr);
+	if (slob_add_pages(page, nr, gfp)) {
+		while (nr--)
+			__free_pages(page + nr, 0);
+		return NULL;
+	}
+	map_set(page->slab, 0);
+	last = page_address(page + nr - 1);
+	rest = (int)(nr * SLOB_PAGE_UNITS) - units;
+	if (rest) {
+		slob_free_units += (unsigned long)rest;
+		slob_put_free(page[nr - 1].slab, last, SLOB_PAGE_UNITS - rest, rest);
+	}
+	return page_address(page);
+}
+
+/*
+ * A block of size bytes at the given alignment (at most a page), growing
+ * the heap if needed; its start is marked in the map.  With a tag, the
+ * block begins with a header carrying it and the body after the header is
+ * returned.  NULL if out of memory.  Any context; takes slob_lock.
  */
 static void *slob_alloc(size_t size, gfp_t gfp, size_t align, uintptr_t tag)
 {
-	int units = SLOB_UNITS(size) + (tag ? 1 : 0);
+	int units = max(SLOB_UNITS(size) + (tag ? 1 : 0), 2);
+	int al = (int)(align / SLOB_UNIT), need = units + (al > 1 ? al - 1 : 0), c;
 	unsigned long flags;
 	slob_t *b;
 
 	spin_lock_irqsave(&slob_lock, flags);
-	b = slob_find(units, align);
-	if (!b && !slob_grow(gfp))
-		b = slob_find(units, align);	/* a whole free page always fits */
-	if (b) {
-		map_set(b);
-		if (tag) {
-			kmem_mark_internal(b, SLOB_UNIT);
-			b->next = slob_canary(b, tag);
-			if (tag == SLOB_TAG_INTERNAL)
-				slob_internal_units += (unsigned long)units;
-			b++;
-		}
+	if (units > SLOB_PAGE_UNITS) {
+		b = slob_alloc_run(units, gfp);
+	} else {
+		need = min(need, SLOB_PAGE_UNITS);	/* a whole page is aligned */
+		c = slob_find(need);
+		if (c < 0 && !slob_grow(gfp))
+			c = slob_find(need);
+		b = c < 0 ? NULL : slob_free_lists[c];
+		if (b)
+			b = slob_carve(slob_map_of(b), (slob_t *)((uintptr_t)b & PAGE_MASK),
+				       slob_index(b), c, units, al);
+	}
+	if (b && tag) {
+		kmem_mark_internal(b, SLOB_UNIT);
+		b->units = units;
+		b->next = slob_canary(b, tag);
+		if (tag == SLOB_TAG_INTERNAL)
+			slob_internal_units += (unsigned long)units;
+		b++;
 	}
 	spin_unlock_irqrestore(&slob_lock, flags);
 	return b;
 }
 
+/* Is the run of pages holding the block at, units units from a page's
+ * start, heap pages with no bit after at->i up to the block's end? */
+static int slob_is_run(struct slob_at *at, int units)
+{
+	const slob_t *p = at->base;
+	const unsigned long *map = at->map;
+	int i = 1, end = units;
+
+	for (; end > SLOB_PAGE_UNITS; i = 0, end -= SLOB_PAGE_UNITS) {
+		struct page *page;
+
+		if (map_next(map, i) != SLOB_PAGE_UNITS)
+			return 0;
+		p += SLOB_PAGE_UNITS;
+		page = virt_to_page(p);
+		if (!page || !(page->flags & PG_slab))
+			return 0;
+		map = page->slab;
+	}
+	return map_next(map, i) == end;
+}
+
 /*
- * The header of the live block tagged tag whose body is obj, or NULL if
- * obj is no such body.  Reads the unit before obj only once the start map
- * shows that a block of two units or more begins there, so a bad pointer
- * is reported rather than read out of bounds.  *at gets the free block
- * after which the block would be linked.  slob_lock held.
+ * Is the block at "at", units units long, exactly one allocated block: (for
+ * slob_is_block()) a block starts there; no bit inside (so it is not free),
+ * and a block or the page's end follows?  A block of more than a page starts a page, and
+ * its run of pages are heap pages without a bit up to its end.  O(1): a
+ * page of map at most.  slob_lock held.
  */
-static slob_t *slob_header(const void *obj, uintptr_t tag, slob_t **at)
+static slob_hot int slob_extent_ok(struct slob_at *at, int units)
+{
+	if (units < 2)
+		return 0;
+	if (at->i + units > SLOB_PAGE_UNITS)
+		return !at->i && slob_is_run(at, units);
+	return map_next(at->map, at->i + 1) == at->i + units;
+}
+
+static slob_hot int slob_is_block(struct slob_at *at, int units)
+{
+	return slob_starts(at->map, at->base, at->i) && slob_extent_ok(at, units);
+}
+
+/* Frees the allocated block "at" of units units (already checked), page by
+ * page.  slob_lock held. */
+static void slob_free_block(struct slob_at *at, int units)
+{
+	slob_t *base = at->base;
+	int i = at->i;
+
+	while (units > 0) {
+		int n = min(units, SLOB_PAGE_UNITS - i);
+
+		slob_release(base == at->base ? at->map : slob_map_of(base), base, i, n);
+		base += SLOB_PAGE_UNITS;
+		units -= n;
+		i = 0;
+	}
+}
+
+/*
+ * The header of the live block tagged tag whose body is obj (on the heap
+ * page page), or NULL if obj is no such body; *at gets where the header
+ * is.  Reads the unit before obj only once the start map shows that an
+ * allocated block begins there, and checks the size it finds against the
+ * map.  O(1).  slob_lock held.
+ */
+static slob_hot slob_t *slob_header(const void *obj, struct page *page, uintptr_t tag, struct slob_at *at)
 {
 	slob_t *m = (slob_t *)obj - 1;
 
-	if (!slob_on_heap(m) || !slob_on_heap(obj) || !map_test(m) || map_test(obj))
+	if (!slob_locate(obj, page, at) || !at->i--)
 		return NULL;
-	*at = slob_insert_point(m, 1);
-	if (!*at || (*at)->next == obj)		/* a one-unit block */
+	if (!slob_starts(at->map, at->base, at->i) || slob_bit(at->map, at->i + 1))
 		return NULL;
-	if (m->next != slob_canary(m, tag) || m->units < 2 || m->units > SLOB_PAGE_UNITS)
+	if (m->next != slob_canary(m, tag) || at->i + m->units > SLOB_PAGE_UNITS ||
+	    !slob_extent_ok(at, m->units))
 		return NULL;
-	if (m < (*at)->next && m + m->units > (*at)->next)
-		return NULL;			/* the size was overwritten */
 	return m;
 }
 
-/* Frees the live block tagged tag whose body is obj.  Returns -1, changing
- * nothing, if obj is not one.  Any context; takes slob_lock. */
-static int slob_free_tagged(const void *obj, uintptr_t tag)
+/* Frees the live block tagged tag whose body is obj (page: its page).
+ * Returns -1, changing nothing, if obj is not one.  Any context; takes
+ * slob_lock. */
+static int slob_free_tagged(const void *obj, struct page *page, uintptr_t tag)
 {
+	struct slob_at at;
 	unsigned long flags;
-	slob_t *m, *cur;
+	slob_t *m;
 	int units = 0;
 
 	spin_lock_irqsave(&slob_lock, flags);
-	m = slob_header(obj, tag, &cur);
+	m = slob_header(obj, page, tag, &at);
 	if (m) {
 		units = m->units;
 		m->next = NULL;		/* a second free will not find the canary */
 		if (tag == SLOB_TAG_INTERNAL)
 			slob_internal_units -= (unsigned long)units;
-		map_clear(m);
 		if (tag == SLOB_TAG_KMALLOC)
 			kmem_mark_freed(obj, (units - 1) * SLOB_UNIT);
 		else
 			kmem_mark_noaccess(obj, (units - 1) * SLOB_UNIT);
-		slob_link(cur, m, units);
+		slob_free_block(&at, units);
 	}
 	spin_unlock_irqrestore(&slob_lock, flags);
 	return m ? 0 : -1;
 }
 
-/* Does a block (or the heap's end, or the free block next_free) begin at e? */
-static int slob_block_ends_at(const slob_t *e, const slob_t *next_free)
+/* The same for the allocator's own blocks. */
+static int slob_free_internal(const void *obj)
 {
-	return e == next_free || !slob_on_heap(e) || map_test(e);
+	return slob_free_tagged(obj, virt_to_page(obj), SLOB_TAG_INTERNAL);
 }
 
 /* Is b, the start of a live block of two units or more, a header (of a
@@ -395,122 +603,72 @@ static int slob_looks_like_header(const slob_t *b)
 	       b->next == slob_canary(b, SLOB_TAG_INTERNAL);
 }
 
-/*
- * Is [b, b + units) exactly one live headerless block: it overlaps no free
- * block, starts at a marked start, no other block starts inside it, one
- * starts right after it (or the heap ends there), and it does not begin
- * with a header's canary?  Returns the free block after which it would be
- * linked, or NULL.  slob_lock held.
- */
-static slob_t *slob_object_check(const slob_t *b, int units)
-{
-	slob_t *cur;
-
-	if (!slob_on_heap(b) || !map_test(b))
-		return NULL;
-	cur = slob_insert_point(b, units);
-	if (!cur || slob_any_start(b + 1, units - 1) != 0 ||
-	    !slob_block_ends_at(b + units, cur->next) ||
-	    (units >= 2 && slob_looks_like_header(b)))
-		return NULL;
-	return cur;
-}
-
 /* Frees the cache object b (size bytes) after running dtor on it (without
  * slob_lock).  Returns -1, changing nothing and running no dtor, if b is
  * not exactly one live headerless block of that size.  Any context. */
 static int slob_free_object(void *b, size_t size, kmem_cache_ctor_t dtor)
 {
-	int units = SLOB_UNITS(size);
+	int units = max(SLOB_UNITS(size), 2);
+	struct slob_at at;
 	unsigned long flags;
-	slob_t *cur;
+	int ok;
+	struct page *page = virt_to_page(b);
 
-	spin_lock_irqsave(&slob_lock, flags);
-	cur = slob_object_check(b, units);
-	if (cur && dtor) {
+	spin_lock_irqsave(&slob_lock, flags);	/* the page stays a heap page */
+	ok = slob_locate(b, page, &at) && slob_is_block(&at, units) && !slob_looks_like_header(b);
+	if (ok && dtor) {
 		spin_unlock_irqrestore(&slob_lock, flags);
 		dtor(b);
 		spin_lock_irqsave(&slob_lock, flags);
-		cur = slob_insert_point(b, units);
+		ok = slob_locate(b, page, &at) && slob_is_block(&at, units);
 	}
-	if (cur) {
-		map_clear(b);
+	if (ok) {
 		kmem_mark_freed(b, size);
-		slob_link(cur, b, units);
+		slob_free_block(&at, units);
 	}
 	spin_unlock_irqrestore(&slob_lock, flags);
-	return cur ? 0 : -1;
+	return ok ? 0 : -1;
 }
 
-/*
- * The shrinker's pass: takes every whole page-aligned page out of the free
- * blocks (keeping the fragments before and after it on the list) and
- * chains the pages through their first word.  Returns the chain.
- * slob_lock held.
- */
-static void **slob_carve_free_pages(unsigned long *count)
+/* Takes one entirely free heap page out of the heap, or returns NULL.
+ * slob_lock held. */
+static void *slob_take_free_page(void)
 {
-	slob_t *prev = &slob_arena, *cur = slob_arena.next, *next;
-	void **pages = NULL;
+	slob_t *b = slob_free_lists[slob_class(SLOB_PAGE_UNITS)];
+	struct page *page;
 
-	while (cur != &slob_arena) {
-		uintptr_t start = (uintptr_t)cur, end = start + cur->units * SLOB_UNIT;
-		uintptr_t p = ALIGN(start, PAGE_SIZE);
-
-		if (p + PAGE_SIZE > end) {
-			prev = cur;
-			cur = cur->next;
-			continue;
-		}
-		next = cur->next;
-		if (p > start) {	/* keep the head fragment */
-			cur->units = (int)((p - start) / SLOB_UNIT);
-			prev = cur;
-		}
-		if (p + PAGE_SIZE < end) {	/* keep the tail and look in it again */
-			cur = (slob_t *)(p + PAGE_SIZE);
-			kmem_mark_internal(cur, SLOB_UNIT);
-			cur->units = (int)((end - (p + PAGE_SIZE)) / SLOB_UNIT);
-			cur->next = next;
-		} else {
-			cur = next;
-		}
-		prev->next = cur;
-		kmem_mark_internal((void *)p, sizeof(void *));
-		*(void **)p = pages;
-		pages = (void **)p;
-		(*count)++;
-	}
-	slob_rover = &slob_arena;
-	slob_free_units -= *count * SLOB_PAGE_UNITS;
-	slob_heap_pages -= *count;
-	return pages;
+	if (!b)
+		return NULL;
+	page = virt_to_page(b);
+	slob_list_del(b, slob_class(SLOB_PAGE_UNITS));
+	list_del(&page->lru);
+	slob_map_free(page->slab);
+	page->slab = NULL;
+	page_update_flags(page, 1, 0, PG_slab);
+	slob_free_units -= SLOB_PAGE_UNITS;
+	slob_heap_pages--;
+	return b;
 }
 
 /* Returns every entirely free heap page, and the map pages left empty, to
- * the page allocator; returns how many pages.  Never grows the heap.  Any
- * context; takes slob_lock. */
+ * the page allocator, one page per hold of slob_lock; returns how many
+ * pages.  Never grows the heap.  Any context; takes slob_lock. */
 static unsigned long slob_shrink(void)
 {
-	unsigned long flags, count = 0, map_pages;
-	void **pages, **p;
+	unsigned long flags, count = 0, maps;
+	void *page;
 
-	spin_lock_irqsave(&slob_lock, flags);
-	map_pages = slob_map_pages;
-	pages = slob_carve_free_pages(&count);
-	for (p = pages; p; p = *p) {
-		slob_map_free(virt_to_page(p)->slab);
-		virt_to_page(p)->slab = NULL;
-	}
-	count += map_pages - slob_map_pages;
-	spin_unlock_irqrestore(&slob_lock, flags);
-	while (pages) {
-		void **next = *pages;
-
-		virt_to_page(pages)->flags &= ~PG_slab;
-		free_page((unsigned long)(uintptr_t)pages);
-		pages = next;
-	}
+	do {
+		spin_lock_irqsave(&slob_lock, flags);
+		maps = slob_map_pages;
+		page = slob_take_free_page();
+		count += maps - slob_map_pages;
+		spin_unlock_irqrestore(&slob_lock, flags);
+		if (page) {
+			free_page((unsigned long)(uintptr_t)page);
+			count++;
+		}
+	} while (page);
 	return count;
 }
 
@@ -522,69 +680,88 @@ static void slob_shrink_timer_fn(unsigned long data)
 
 /* ---- kmalloc ------------------------------------------------------------ */
 
+/* Gives back the pages of bb, a bigblock no longer listed. */
+static void bigblock_free_pages(struct bigblock *bb)
+{
+	unsigned long i;
+
+	if (bb->nr == 1U << bb->order) {
+		free_pages((unsigned long)(uintptr_t)bb->pages, bb->order);
+		return;
+	}
+	for (i = 0; i < bb->nr; i++)
+		free_page((unsigned long)(uintptr_t)bb->pages + i * PAGE_SIZE);
+}
+
 static void *bigblock_alloc(size_t size, gfp_t gfp)
 {
 	struct bigblock *bb = slob_alloc(sizeof(*bb), gfp, 0, SLOB_TAG_INTERNAL);
+	struct page *page;
 	unsigned long flags;
 
 	if (!bb)
 		return NULL;
 	kmem_mark_internal(bb, sizeof(*bb));
-	bb->order = (int)get_order(size);
-	bb->pages = (void *)__get_free_pages(gfp, bb->order);
-	if (!bb->pages) {
-		slob_free_tagged(bb, SLOB_TAG_INTERNAL);
+	bb->nr = (unsigned int)(PAGE_ALIGN(size) >> PAGE_SHIFT);
+	bb->order = get_order(size);
+	page = alloc_pages(gfp & ~__GFP_ZERO, bb->order);
+	if (!page) {
+		slob_free_internal(bb);
 		return NULL;
 	}
-	virt_to_page(bb->pages)->flags |= PG_bigblock;
-	kmem_mark_allocated(bb->pages, PAGE_SIZE << bb->order, (gfp & __GFP_ZERO) != 0);
+	if (bb->nr != 1U << bb->order)
+		split_page_block(page, bb->order, bb->nr);
+	bb->pages = page_address(page);
+	kmem_mark_allocated(bb->pages, bb->nr * PAGE_SIZE, (gfp & __GFP_ZERO) != 0);
+	if (gfp & __GFP_ZERO)
+		memset(bb->pages, 0, bb->nr * PAGE_SIZE);
+	page->slab = bb;
 	spin_lock_irqsave(&slob_block_lock, flags);
-	bb->next = slob_bigblocks;
-	slob_bigblocks = bb;
-	slob_bigblock_pages += 1UL << bb->order;
+	page_update_flags(page, 1, PG_bigblock, 0);
+	list_add(&bb->list, &slob_bigblocks);
+	slob_bigblock_pages += bb->nr;
 	spin_unlock_irqrestore(&slob_block_lock, flags);
 	return bb->pages;
 }
 
-/* Finds the bigblock starting at obj; with unlink, takes it off the list.
- * NULL if there is none.  Takes slob_block_lock. */
-static struct bigblock *bigblock_find(const void *obj, int unlink)
+/* The bigblock starting at obj (on page), or NULL; with unlink, takes it
+ * off the list and clears its page's mark.  O(1).  Takes slob_block_lock. */
+static struct bigblock *bigblock_find(const void *obj, struct page *page, int unlink)
 {
-	struct bigblock **p, *bb = NULL;
+	struct bigblock *bb = NULL;
 	unsigned long flags;
 
 	spin_lock_irqsave(&slob_block_lock, flags);
-	for (p = &slob_bigblocks; *p; p = &(*p)->next) {
-		if ((*p)->pages != obj)
-			continue;
-		bb = *p;
+	if (page->flags & PG_bigblock) {
+		bb = page->slab;
 		if (unlink) {
-			*p = bb->next;
-			slob_bigblock_pages -= 1UL << bb->order;
+			list_del(&bb->list);
+			slob_bigblock_pages -= bb->nr;
+			page_update_flags(page, 1, 0, PG_bigblock);
+			page->slab = NULL;
 		}
-		break;
 	}
 	spin_unlock_irqrestore(&slob_block_lock, flags);
 	return bb;
 }
 
-static int is_bigblock(const void *obj)
+/* Is obj page-aligned, so that it can only be a bigblock? */
+static int page_aligned(const void *obj, struct page *page)
 {
-	struct page *page = virt_to_page(obj);
-
-	return page && (page->flags & PG_bigblock) && IS_ALIGNED((uintptr_t)obj, PAGE_SIZE);
+	return page && IS_ALIGNED((uintptr_t)obj, PAGE_SIZE);
 }
 
-/* kmalloc()'s usable size of obj, or 0 if obj is not a live kmalloc() heap
- * block.  Takes slob_lock. */
-static size_t kmalloc_heap_size(const void *obj)
+/* kmalloc()'s usable size of obj (on page), or 0 if obj is not a live
+ * kmalloc() heap block.  O(1).  Takes slob_lock. */
+static size_t kmalloc_heap_size(const void *obj, struct page *page)
 {
+	struct slob_at at;
 	unsigned long flags;
-	slob_t *m, *cur;
+	slob_t *m;
 	size_t size;
 
 	spin_lock_irqsave(&slob_lock, flags);
-	m = slob_header(obj, SLOB_TAG_KMALLOC, &cur);
+	m = slob_header(obj, page, SLOB_TAG_KMALLOC, &at);
 	size = m ? (size_t)(m->units - 1) * SLOB_UNIT : 0;
 	spin_unlock_irqrestore(&slob_lock, flags);
 	return size;
@@ -617,21 +794,18 @@ static const char kfree_not_live[] = "not a live kmalloc() block (freed already,
 
 void kfree(const void *obj)
 {
-	struct bigblock *bb;
+	struct page *page = virt_to_page(obj);
+	struct bigblock *bb = NULL;
 
 	if (ZERO_OR_NULL_PTR(obj))
 		return;
-	if (is_bigblock(obj)) {
-		bb = bigblock_find(obj, 1);
-		if (!bb) {
-			kmem_bad_free("kfree", obj, "not on the bigblock list", __builtin_return_address(0));
-			return;
-		}
-		virt_to_page(obj)->flags &= ~PG_bigblock;
-		kmem_mark_freed(obj, PAGE_SIZE << bb->order);
-		free_pages((unsigned long)(uintptr_t)obj, bb->order);
-		slob_free_tagged(bb, SLOB_TAG_INTERNAL);
-	} else if (slob_free_tagged(obj, SLOB_TAG_KMALLOC)) {
+	if (page_aligned(obj, page))
+		bb = bigblock_find(obj, page, 1);
+	if (bb) {
+		kmem_mark_freed(obj, bb->nr * PAGE_SIZE);
+		bigblock_free_pages(bb);
+		slob_free_internal(bb);
+	} else if (slob_free_tagged(obj, page, SLOB_TAG_KMALLOC)) {
 		kmem_bad_free("kfree", obj, kfree_not_live, __builtin_return_address(0));
 		return;
 	}
@@ -640,17 +814,15 @@ void kfree(const void *obj)
 
 size_t ksize(const void *obj)
 {
-	struct bigblock *bb;
+	struct page *page = virt_to_page(obj);
+	struct bigblock *bb = NULL;
 	size_t size;
 
 	if (ZERO_OR_NULL_PTR(obj))
 		return 0;
-	if (is_bigblock(obj)) {
-		bb = bigblock_find(obj, 0);
-		size = bb ? PAGE_SIZE << bb->order : 0;
-	} else {
-		size = kmalloc_heap_size(obj);
-	}
+	if (page_aligned(obj, page))
+		bb = bigblock_find(obj, page, 0);
+	size = bb ? bb->nr * PAGE_SIZE : kmalloc_heap_size(obj, page);
 	if (!size)
 		kmem_bad_free("ksize", obj, kfree_not_live, __builtin_return_address(0));
 	return size;
@@ -663,8 +835,12 @@ size_t ksize(const void *obj)
 static int cache_is_live(const struct kmem_cache *c)
 {
 	const slob_t *m = (const slob_t *)c - 1;
+	struct page *page = virt_to_page(m);
 
-	return c && slob_on_heap(m) && map_test(m) && m->next == slob_canary(m, SLOB_TAG_INTERNAL);
+	return c && page && (page->flags & PG_slab) && IS_ALIGNED((uintptr_t)c, SLOB_UNIT) &&
+	       slob_index(c) && slob_bit(page->slab, slob_index(m)) &&
+	       m->next == slob_canary(m, SLOB_TAG_INTERNAL) &&
+	       m->units == SLOB_UNITS(sizeof(*c)) + 1;
 }
 
 /* The live cache named name, or NULL.  slob_cache_lock held. */
@@ -692,7 +868,9 @@ static int cache_listed(const struct kmem_cache *c)
 	return found;
 }
 
-/* Fills in a new cache and lists it; -1 (c unlisted) if the name is taken. */
+/* Fills in a new cache and lists it; -1 (c unlisted) if the name is taken.
+ * Objects come from the heap unless their size is a whole number of pages,
+ * they span SLOB_RUN_PAGES pages or more, or they are aligned above a page. */
 static int cache_setup(struct kmem_cache *c, const char *name, size_t size, size_t align,
 		       unsigned long flags, kmem_cache_ctor_t ctor, kmem_cache_ctor_t dtor)
 {
@@ -703,7 +881,7 @@ static int cache_setup(struct kmem_cache *c, const char *name, size_t size, size
 	c->name = name;
 	c->size = (unsigned int)size;
 	c->align = align > SLOB_UNIT ? (unsigned int)align : 0;
-	c->on_heap = size < PAGE_SIZE && align <= PAGE_SIZE;
+	c->on_heap = (size % PAGE_SIZE) && size < SLOB_RUN_PAGES * PAGE_SIZE && align <= PAGE_SIZE;
 	c->order = get_order(max(size, align));
 	c->flags = flags;
 	c->ctor = ctor;
@@ -731,7 +909,7 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 	    get_order(max(size, align)) < MAX_ORDER && !should_failslab("kmem_cache", sizeof(*c), GFP_KERNEL))
 		c = slob_alloc(sizeof(*c), GFP_KERNEL, 0, SLOB_TAG_INTERNAL);
 	if (c && cache_setup(c, name, size, align, flags, ctor, dtor)) {
-		slob_free_tagged(c, SLOB_TAG_INTERNAL);
+		slob_free_internal(c);
 		c = NULL;
 	}
 	if (!c && (flags & SLAB_PANIC))
@@ -758,7 +936,7 @@ int kmem_cache_destroy(struct kmem_cache *c)
 	spin_lock_irqsave(&slob_cache_lock, flags);
 	list_del(&c->list);
 	spin_unlock_irqrestore(&slob_cache_lock, flags);
-	slob_free_tagged(c, SLOB_TAG_INTERNAL);
+	slob_free_internal(c);
 	return 0;
 }
 
@@ -873,8 +1051,8 @@ unsigned long kmem_reclaim(void)
 
 void kmem_cache_init(void)
 {
-	pr_info("SLOB: %zu-byte units, bigblocks from %lu bytes\n", SLOB_UNIT,
-		PAGE_SIZE - SLOB_UNIT);
+	pr_info("SLOB: %zu-byte units, %d size classes, bigblocks from %lu bytes\n", SLOB_UNIT,
+		SLOB_CLASSES, PAGE_SIZE - SLOB_UNIT);
 }
 
 void kmem_cache_init_late(void)

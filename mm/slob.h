@@ -9,9 +9,11 @@
 #include <tiny/slab.h>
 #include <tiny/spinlock.h>
 
-/* A free block: its size in units and the next free block by address.
- * A heap kmalloc() block starts with the same header (units, and a canary
- * in place of next); one unit is the allocation granule. */
+/* One unit, the allocation granule.  A free block starts with its size in
+ * units and the next free block of its size class; a free block of two
+ * units or more keeps the previous one of its class in its second unit's
+ * next.  A kmalloc() or internal block starts with the same header: its
+ * size, and a canary in place of next. */
 typedef struct slob_block {
 	int units;
 	struct slob_block *next;
@@ -21,22 +23,31 @@ typedef struct slob_block {
 #define SLOB_UNITS(size)	((int)(((size) + SLOB_UNIT - 1) / SLOB_UNIT))
 #define SLOB_PAGE_UNITS		((int)(PAGE_SIZE / SLOB_UNIT))
 
-/* A heap page's start map: one bit per unit, set where an allocated block
- * begins.  Maps are cut from map pages, SLOB_MAPS_PER_PAGE to a page. */
+/* A heap page's start map: one bit per unit (see slob.c for what is set).
+ * Maps are cut from map pages, SLOB_MAPS_PER_PAGE to a page. */
 #define SLOB_MAP_BITS		(8 * sizeof(unsigned long))
 #define SLOB_MAP_BYTES		(SLOB_PAGE_UNITS / 8)
 #define SLOB_MAPS_PER_PAGE	(PAGE_SIZE / SLOB_MAP_BYTES)
+
+/* Size classes of free blocks (two-level segregated fit): one class per
+ * size below 16 units, then 8 classes per power of two up to a page. */
+#define SLOB_UNIT_SHIFT		(sizeof(slob_t) == 16 ? 4 : 3)
+#define SLOB_CLASSES		(16 + (PAGE_SHIFT - SLOB_UNIT_SHIFT - 4) * 8 + 1)
+#define SLOB_CLASS_WORDS	((SLOB_CLASSES + SLOB_MAP_BITS - 1) / SLOB_MAP_BITS)
 
 /* What the header of a heap block says it is: the canary is the header's
  * address xor'ed with one of these. */
 #define SLOB_TAG_KMALLOC	0x5106b10cUL	/* a kmalloc() block */
 #define SLOB_TAG_INTERNAL	0x1e7e2a11UL	/* the allocator's own: caches, bigblocks */
 
-/* A large kmalloc() block taken whole from the page allocator. */
+/* A large kmalloc() block: nr pages straight from the page allocator, as
+ * one block of 2^order pages when nr is a power of two, else as nr blocks
+ * of one page (the rest of the 2^order given back).  Found in O(1) from
+ * its first page (PG_bigblock, page->slab). */
 struct bigblock {
-	int order;
+	unsigned int nr, order;
 	void *pages;
-	struct bigblock *next;
+	struct list_head list;		/* on slob_bigblocks */
 };
 
 /* Allocated with a SLOB_TAG_INTERNAL header, so a cache pointer can be
@@ -53,15 +64,76 @@ struct kmem_cache {
 	struct list_head list;		/* on slob_caches */
 };
 
-/* Does a block start in [b, b + units)?  1 or 0; -1 if part of the range
- * is not heap memory.  slob_lock held. */
-int slob_any_start(const slob_t *b, int units);
+/* The small helpers of the hot paths: inlined where the build optimises
+ * for speed (the host benchmark, -O2), left to the compiler where it
+ * optimises for size (the kernel, -Os), where inlining them everywhere
+ * would cost about 1.4 kB. */
+#ifdef __OPTIMIZE_SIZE__
+#define slob_hot	inline
+#else
+#define slob_hot	__always_inline
+#endif
 
-extern slob_t slob_arena;
-extern slob_t *slob_rover;
+/* The start map of the heap page holding b, and b's unit in that page. */
+static inline unsigned long *slob_map_of(const void *b)
+{
+	return virt_to_page(b)->slab;
+}
+
+static inline int slob_index(const void *b)
+{
+	return (int)(((uintptr_t)b & ~PAGE_MASK) / SLOB_UNIT);
+}
+
+/* Bit i of a start map; 0 outside the page. */
+static inline int slob_bit(const unsigned long *map, int i)
+{
+	return i >= 0 && i < SLOB_PAGE_UNITS && ((map[i / SLOB_MAP_BITS] >> (i % SLOB_MAP_BITS)) & 1);
+}
+
+/*
+ * Does a block begin at unit i of the page at base?  (slob.c explains the
+ * map.)  A run of set bits starts at the first unit of a block (the bit
+ * before it is clear).  Its first bit is a block; if the run goes on, that
+ * block is free, and the second bit is its marker unless the free block is
+ * one unit long (then the second bit is the next, allocated, block); a
+ * third bit is an allocated block after a two-unit free one.  slob_lock
+ * held.
+ */
+static slob_hot int slob_starts(const unsigned long *map, const slob_t *base, int i)
+{
+	if (!slob_bit(map, i))
+		return 0;
+	if (!slob_bit(map, i - 1))
+		return 1;
+	if (!slob_bit(map, i - 2))
+		return base[i - 1].units == 1;
+	return 1;
+}
+
+/* Is the block that begins at unit i free?  slob_lock held. */
+static inline int slob_is_free(const unsigned long *map, int i)
+{
+	return i + 1 == SLOB_PAGE_UNITS || slob_bit(map, i + 1);
+}
+
+/* The size class of a free block of units units (2 .. SLOB_PAGE_UNITS). */
+static slob_hot int slob_class(int units)
+{
+	int fl;
+
+	if (units < 16)
+		return units;
+	fl = 31 - __builtin_clz((unsigned int)units);
+	return 16 + (fl - 4) * 8 + ((units >> (fl - 3)) & 7);
+}
+
 extern spinlock_t slob_lock;
+extern slob_t *slob_free_lists[SLOB_CLASSES];
+extern unsigned long slob_class_map[SLOB_CLASS_WORDS];
+extern struct list_head slob_pages;
 extern unsigned long slob_heap_pages, slob_free_units, slob_internal_units, slob_map_pages;
-extern struct bigblock *slob_bigblocks;
+extern struct list_head slob_bigblocks;
 extern spinlock_t slob_block_lock;
 extern unsigned long slob_bigblock_pages;
 extern atomic_long_t slob_cache_pages;

@@ -12,19 +12,23 @@ struct heap_walk {
 	unsigned long blocks, free_bytes, largest;
 };
 
-static void walk_free_list(struct heap_walk *w)
+/* Counts the listed free blocks.  Bounded by the heap: report only. */
+static void walk_free_lists(struct heap_walk *w)
 {
 	unsigned long flags;
-	slob_t *cur;
+	const slob_t *b;
+	int c;
 
 	w->blocks = w->free_bytes = w->largest = 0;
 	spin_lock_irqsave(&slob_lock, flags);
-	for (cur = slob_arena.next; cur != &slob_arena; cur = cur->next) {
-		unsigned long bytes = (unsigned long)cur->units * SLOB_UNIT;
+	for (c = 0; c < SLOB_CLASSES; c++) {
+		for (b = slob_free_lists[c]; b; b = b->next) {
+			unsigned long bytes = (unsigned long)b->units * SLOB_UNIT;
 
-		w->blocks++;
-		w->free_bytes += bytes;
-		w->largest = max(w->largest, bytes);
+			w->blocks++;
+			w->free_bytes += bytes;
+			w->largest = max(w->largest, bytes);
+		}
 	}
 	spin_unlock_irqrestore(&slob_lock, flags);
 }
@@ -37,9 +41,9 @@ void kmem_report(void)
 	unsigned long flags;
 
 	kmem_get_stats(&st);
-	walk_free_list(&w);
+	walk_free_lists(&w);
 	printk("SLOB heap: %lu pages (%lu kB) and %lu of start maps, %lu bytes in use, %lu bytes "
-	       "free in %lu blocks (largest %lu)\n", slob_heap_pages,
+	       "free in %lu listed blocks (largest %lu)\n", slob_heap_pages,
 	       slob_heap_pages * (PAGE_SIZE / 1024), slob_map_pages, st.bytes_used,
 	       w.free_bytes, w.blocks, w.largest);
 	printk("SLOB large blocks: %lu pages (%lu kB)\n", st.large_pages,
@@ -56,60 +60,112 @@ void kmem_report(void)
 
 #define bad(...) do { errors++; pr_err("slob: validate: " __VA_ARGS__); } while (0)
 
-/* Is every page under [b, b + bytes) a heap page? */
-static int block_on_heap(const slob_t *b, unsigned long bytes)
+struct heap_count {
+	unsigned long free_units, listed, pages;
+};
+
+/*
+ * Parses one heap page block by block from its start map: every run of set
+ * bits as slob_starts() reads it, free blocks with their right size (a
+ * header that agrees with the map), no two free blocks side by side, a free
+ * block of two units or more on its class's list (checked by counting).
+ * A page after the first of a multi-page object starts without a bit.
+ * slob_lock held.
+ */
+static int validate_page(struct page *page, struct heap_count *n)
 {
-	uintptr_t p = ALIGN_DOWN((uintptr_t)b, PAGE_SIZE), end = (uintptr_t)b + bytes;
+	const unsigned long *map = page->slab;
+	slob_t *base = page_address(page);
+	int i = 0, errors = 0, prev_free = 0;
 
-	for (; p < end; p += PAGE_SIZE) {
-		struct page *page = virt_to_page((void *)p);
+	if (!(page->flags & PG_slab) || !map)
+		bad("heap page %p: flags %#x, map %p\n", (void *)base, page->flags, (void *)map);
+	if (!map)
+		return errors;
+	while (i < SLOB_PAGE_UNITS && !slob_bit(map, i))
+		i++;			/* the tail of an object begun on an earlier page */
+	while (i < SLOB_PAGE_UNITS) {
+		int start = i, is_free = slob_is_free(map, i), units;
 
-		if (!page || !(page->flags & PG_slab))
-			return 0;
-	}
-	return 1;
-}
-
-/* Checks the free list: address order with one wrap, no overlap, no
- * unmerged neighbours, blocks inside heap pages and marked free in the
- * start maps, counters.  slob_lock held. */
-static int validate_heap(void)
-{
-	unsigned long n = 0, units = 0, limit = slob_heap_pages * SLOB_PAGE_UNITS + 1;
-	const slob_t *prev = &slob_arena, *cur;
-	int errors = 0, descents = 0, rover_seen = slob_rover == &slob_arena;
-
-	for (cur = slob_arena.next; cur != &slob_arena; prev = cur, cur = cur->next) {
-		unsigned long bytes = (unsigned long)cur->units * SLOB_UNIT;
-
-		if (++n > limit || cur->units <= 0 || !block_on_heap(cur, bytes)) {
-			bad("free block %p (%d units) is outside the heap or the list is corrupt\n",
-			    (const void *)cur, cur->units);
+		if (!slob_starts(map, base, i)) {
+			bad("page %p: unit %d has a bit but starts no block\n", (void *)base, i);
 			return errors;
 		}
-		if (slob_any_start(cur, cur->units))
-			bad("free block %p (%d units) holds the start of an allocated block\n",
-			    (const void *)cur, cur->units);
-		if (cur < prev)
-			descents++;
-		else if (prev != &slob_arena && cur < prev + prev->units)
-			bad("free blocks %p and %p overlap\n", (const void *)prev, (const void *)cur);
-		else if (prev != &slob_arena && cur == prev + prev->units)
-			bad("free blocks %p and %p are adjacent but not merged\n",
-			    (const void *)prev, (const void *)cur);
-		rover_seen |= cur == slob_rover;
-		units += (unsigned long)cur->units;
+		for (i++; i < SLOB_PAGE_UNITS && (!slob_bit(map, i) || !slob_starts(map, base, i)); i++)
+			;
+		units = i - start;
+		if (is_free) {
+			if (base[start].units != units)
+				bad("page %p: free block at unit %d holds %d units, its header says %d\n",
+				    (void *)base, start, units, base[start].units);
+			if (prev_free)
+				bad("page %p: free blocks side by side at unit %d\n", (void *)base, start);
+			n->free_units += (unsigned long)units;
+			n->listed += units > 1;
+		} else if (units < 2 && i < SLOB_PAGE_UNITS) {
+			bad("page %p: allocated block of one unit at %d\n", (void *)base, start);
+		}
+		prev_free = is_free;
 	}
-	if (prev > &slob_arena)
-		descents++;
-	if (descents != (n ? 1 : 0))
-		bad("free list is not in address order (%d wrap-arounds)\n", descents);
-	if (!rover_seen)
-		bad("roving pointer %p is not on the free list\n", (const void *)slob_rover);
-	if (units != slob_free_units)
-		bad("free list holds %lu units, counter says %lu\n", units, slob_free_units);
-	if (units > slob_heap_pages * SLOB_PAGE_UNITS)
-		bad("%lu free units in a heap of %lu pages\n", units, slob_heap_pages);
+	return errors;
+}
+
+/* Checks the free lists: every block a free block of its class, on a heap
+ * page, back links right; and the class bitmap.  slob_lock held. */
+static int validate_lists(unsigned long *listed)
+{
+	unsigned long limit = slob_heap_pages * SLOB_PAGE_UNITS;
+	int c, errors = 0;
+
+	for (c = 0; c < SLOB_CLASSES; c++) {
+		const slob_t *b, *prev = NULL;
+		int has = (slob_class_map[c / SLOB_MAP_BITS] >> (c % SLOB_MAP_BITS)) & 1;
+
+		if (has != (slob_free_lists[c] != NULL))
+			bad("class %d: bitmap says %d, list %p\n", c, has, (void *)slob_free_lists[c]);
+		for (b = slob_free_lists[c]; b; prev = b, b = b->next) {
+			struct page *page = virt_to_page(b);
+
+			if (++*listed > limit || !page || !(page->flags & PG_slab) ||
+			    !IS_ALIGNED((uintptr_t)b, SLOB_UNIT)) {
+				bad("class %d: block %p is off the heap or the list is corrupt\n", c,
+				    (const void *)b);
+				return errors;
+			}
+			if (b->units < 2 || slob_class(b->units) != c ||
+			    slob_index(b) + b->units > SLOB_PAGE_UNITS ||
+			    !slob_starts(page->slab, page_address(page), slob_index(b)) ||
+			    !slob_is_free(page->slab, slob_index(b)) || b[1].next != prev)
+				bad("class %d: block %p (%d units) is not a free block of this class\n",
+				    c, (const void *)b, b->units);
+		}
+	}
+	return errors;
+}
+
+/* Checks every heap page, the lists against them, and the counters.
+ * slob_lock held. */
+static int validate_heap(void)
+{
+	struct heap_count n = { 0, 0, 0 };
+	unsigned long listed = 0;
+	struct page *page;
+	int errors = validate_lists(&listed);
+
+	list_for_each_entry(page, &slob_pages, lru) {
+		if (++n.pages > slob_heap_pages) {
+			bad("the heap page list is longer than its counter (%lu)\n", slob_heap_pages);
+			return errors;
+		}
+		errors += validate_page(page, &n);
+	}
+	if (n.pages != slob_heap_pages)
+		bad("%lu heap pages listed, counter says %lu\n", n.pages, slob_heap_pages);
+	if (n.listed != listed)
+		bad("%lu free blocks of two units or more in the pages, %lu on the lists\n",
+		    n.listed, listed);
+	if (n.free_units != slob_free_units)
+		bad("free blocks hold %lu units, counter says %lu\n", n.free_units, slob_free_units);
 	return errors;
 }
 
@@ -121,7 +177,7 @@ static int validate_bigblocks(void)
 	const struct bigblock *bb;
 	int errors = 0;
 
-	for (bb = slob_bigblocks; bb; bb = bb->next) {
+	list_for_each_entry(bb, &slob_bigblocks, list) {
 		struct page *page = virt_to_page(bb->pages);
 
 		if (++n > slob_bigblock_pages + 1 || !page) {
@@ -129,10 +185,10 @@ static int validate_bigblocks(void)
 			return errors;
 		}
 		if ((page->flags & (PG_bigblock | PG_head)) != (PG_bigblock | PG_head) ||
-		    page->order != (unsigned int)bb->order)
-			bad("bigblock %p: page flags %#x order %u, expected order %d\n",
-			    bb->pages, page->flags, page->order, bb->order);
-		pages += 1UL << bb->order;
+		    page->slab != bb || page->order != (bb->nr == 1U << bb->order ? bb->order : 0))
+			bad("bigblock %p: page flags %#x order %u, expected %u pages of order %u\n",
+			    bb->pages, page->flags, page->order, bb->nr, bb->order);
+		pages += bb->nr;
 	}
 	if (pages != slob_bigblock_pages)
 		bad("bigblocks hold %lu pages, counter says %lu\n", pages, slob_bigblock_pages);

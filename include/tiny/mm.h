@@ -79,6 +79,12 @@ static inline void page_alloc_fail_nth(unsigned long n)
 		page_alloc_fail_countdown = n;
 }
 
+/* Cuts an allocated block of 2^order pages into blocks of one page and
+ * gives back every page from the nr-th on (as Linux's alloc_pages_exact()
+ * does); each of the first nr pages is then freed alone, order 0.  Any
+ * context; takes zone_lock. */
+void split_page_block(struct page *page, unsigned int order, unsigned long nr);
+
 /* Free a block from the allocation calls above.  Bad input (not a block
  * head, wrong order, already free, outside managed memory) is reported and
  * ignored.  Any context. */

@@ -1,7 +1,7 @@
 /* bench_replay.c - the trace replay of the kernel, on the host, timed.
  *
  * usage: bench_replay [--mem MB | --layout SPEC] [--count alloc|free]
- *                     [--cycles FILE] [--no-footprint] TRACE.replay
+ *                     [--cycles FILE] [--no-footprint] [--step N] TRACE.replay
  * Runs kernel/replay.c on the same mm/ code as the kernel (build it -m32 to
  * get the kernel's object sizes), prints the kernel's replay report, and
  * adds what the host can measure better: nanoseconds per allocation and
@@ -31,6 +31,20 @@
  * peers without it and takes their footprint from a run of its own.
  * SLAB's and SLOB's counts cost next to nothing and are always taken.
  *
+ * --step N (i386 builds only) counts the instructions of every N-th
+ * allocator call the replay makes by single-stepping it: a breakpoint
+ * (int3) on the entry of kmalloc, kmem_cache_alloc, kfree and
+ * kmem_cache_free stops each call; for a call sampled, the x86 trap flag
+ * then raises SIGTRAP after each instruction until the call returns to the
+ * replay, and the handler counts them.  Everything the call runs is
+ * counted (the page allocator too), nothing of the harness.  Allocations
+ * asked to be zeroed are left out (their extra is a memset of the object,
+ * and a rep string instruction traps once per iteration), and so are calls
+ * made by kmem_cache_create/destroy and the clean-up frees after the
+ * trace.  It prints the maximum and the mean per allocation and per free
+ * over the calls stepped.  Slow (a signal per instruction, about 90 us on a
+ * virtual machine): scripts/bench runs it once, apart.
+ *
  * With --layout (the "replay-layout:" line of a kernel replay) the page
  * allocator starts in the kernel's state and the footprint figures must
  * come out exactly as the kernel's.
@@ -44,6 +58,8 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <signal.h>
+#include <ucontext.h>
 
 #include <tiny/kernel.h>
 #include <tiny/mm.h>
@@ -271,6 +287,203 @@ static u32 bracket_floor(void)
 	return samples[FLOOR_SAMPLES / 2];
 }
 
+/* ---- --step: the instructions of each call, single-stepped ------------ */
+
+#ifdef __i386__
+#define STEP_TF		0x100UL		/* EFLAGS.TF */
+/* i386 gregs[] slots (<sys/ucontext.h> names them only with _GNU_SOURCE,
+ * which the force-included bench_timex.h comes before) */
+#define STEP_ESP	7
+#define STEP_EIP	14
+#define STEP_EFL	16
+
+/* The entry points stopped at: the four calls counted, then the two whose
+ * inner calls are not counted. */
+enum { STEP_KMALLOC, STEP_CACHE_ALLOC, STEP_KFREE, STEP_CACHE_FREE, STEP_CREATE, STEP_DESTROY,
+       STEP_ENTRIES };
+
+static struct {
+	unsigned char *entry[STEP_ENTRIES], saved[STEP_ENTRIES];
+	int inside;			/* -1, or the entry whose call is being stepped */
+	int running;			/* running a call not stepped to its return */
+	unsigned char ret_saved;	/* the byte under its breakpoint */
+	uintptr_t writable;		/* a text page made writable already */
+	unsigned long every, seen;	/* step every "every"-th call; calls seen */
+	uintptr_t ret;			/* where that call returns */
+	uintptr_t arg, gfp;		/* its first argument; an allocation's gfp */
+	uintptr_t max_arg;		/* the first argument of the largest allocation */
+	unsigned long count, calls[2], frees_left;
+	unsigned long long total[2];
+	unsigned long max[2], max_op[2];	/* [0] allocations, [1] frees */
+	const struct replay_op *ops;
+	unsigned long nr_ops;
+} step;
+
+static void step_arm(int e, int on)
+{
+	*step.entry[e] = on ? 0xcc : step.saved[e];
+}
+
+/* Notes the call just returned: its kind, its count. */
+static void step_done(int e)
+{
+	int kind = e >= STEP_KFREE;
+	unsigned long n = step.count;
+
+	if (e >= STEP_CREATE || (kind && !step.frees_left))
+		return;
+	step.calls[kind]++;
+	step.total[kind] += n;
+	if (n > step.max[kind]) {
+		step.max[kind] = n;
+		step.max_op[kind] = step.calls[kind];
+		if (!kind)
+			step.max_arg = e == STEP_KMALLOC ? step.arg : 0;
+	}
+}
+
+/* Makes the text page of p writable (exits on failure). */
+static void step_writable(uintptr_t p)
+{
+	uintptr_t page = p & ~(uintptr_t)4095;
+
+	if (page == step.writable)
+		return;
+	if (mprotect((void *)page, 8192, PROT_READ | PROT_WRITE | PROT_EXEC)) {
+		perror("bench: mprotect");
+		exit(2);
+	}
+	step.writable = page;
+}
+
+/* Lets the call run at full speed to its return address ret. */
+static void step_run_to(uintptr_t ret)
+{
+	step_writable(ret);
+	step.ret_saved = *(unsigned char *)ret;
+	*(unsigned char *)ret = 0xcc;
+	step.running = 1;
+}
+
+/* SIGTRAP: a breakpoint at an entry starts stepping its call; each step in
+ * it counts one instruction until it is back at the return address. */
+static void step_trap(int sig, siginfo_t *si, void *ctx)
+{
+	ucontext_t *uc = ctx;
+	greg_t *r = uc->uc_mcontext.gregs;
+	uintptr_t ip = (uintptr_t)r[STEP_EIP];
+	int e;
+
+	(void)sig;
+	(void)si;
+	if (step.running) {		/* back from a call not stepped */
+		if (ip != step.ret + 1)
+			return;
+		*(unsigned char *)step.ret = step.ret_saved;
+		r[STEP_EIP] = (greg_t)step.ret;
+		for (e = 0; e < STEP_ENTRIES; e++)
+			step_arm(e, 1);
+		step.running = 0;
+		return;
+	}
+	if (step.inside >= 0) {
+		if (ip != step.ret) {
+			step.count++;
+			return;
+		}
+		step_done(step.inside);
+		r[STEP_EFL] &= ~STEP_TF;
+		for (e = 0; e < STEP_ENTRIES; e++)
+			step_arm(e, 1);
+		step.inside = -1;
+		return;
+	}
+	for (e = 0; e < STEP_ENTRIES && ip != (uintptr_t)step.entry[e] + 1; e++)
+		;
+	if (e == STEP_ENTRIES)
+		return;
+	for (e = 0; e < STEP_ENTRIES; e++)
+		step_arm(e, 0);
+	for (e = 0; e < STEP_ENTRIES && ip != (uintptr_t)step.entry[e] + 1; e++)
+		;
+	r[STEP_EIP] = (greg_t)(ip - 1);
+	r[STEP_EFL] |= STEP_TF;
+	step.ret = ((uintptr_t *)(uintptr_t)r[STEP_ESP])[0];
+	step.arg = ((uintptr_t *)(uintptr_t)r[STEP_ESP])[1];
+	step.gfp = ((uintptr_t *)(uintptr_t)r[STEP_ESP])[2];
+	if (e >= STEP_KFREE && e < STEP_CREATE && step.frees_left)
+		step.frees_left--;
+	else if (e >= STEP_KFREE && e < STEP_CREATE)
+		e = STEP_CREATE;		/* a clean-up free: not counted */
+	if (e < STEP_KFREE && (step.gfp & __GFP_ZERO))
+		e = STEP_CREATE;		/* zeroed: not counted */
+	if (e >= STEP_CREATE || step.seen++ % step.every) {
+		step_run_to(step.ret);	/* with its inner calls, uncounted */
+		r[STEP_EFL] &= ~STEP_TF;
+		return;
+	}
+	step.inside = e;
+	step.count = 0;
+}
+
+/* Breakpoints on the entries and the SIGTRAP handler; exits on failure. */
+static void step_setup(const void *data, unsigned long every)
+{
+	void *fn[STEP_ENTRIES] = { (void *)kmalloc, (void *)kmem_cache_alloc, (void *)kfree,
+				   (void *)kmem_cache_free, (void *)kmem_cache_create,
+				   (void *)kmem_cache_destroy };
+	const struct replay_header *h = data;
+	struct sigaction sa;
+	int e;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = step_trap;
+	sa.sa_flags = SA_SIGINFO;
+	if (sigaction(SIGTRAP, &sa, NULL)) {
+		perror("bench: sigaction");
+		exit(2);
+	}
+	for (e = 0; e < STEP_ENTRIES; e++) {
+		step_writable((uintptr_t)fn[e]);
+		step.entry[e] = fn[e];
+		step.saved[e] = *step.entry[e];
+		step_arm(e, 1);
+	}
+	step.inside = -1;
+	step.frees_left = h->nr_frees;
+	step.every = every ? every : 1;
+}
+
+static void step_report(void)
+{
+	int e;
+
+	for (e = 0; e < STEP_ENTRIES; e++)
+		step_arm(e, 0);
+	printf("bench: instructions per call, single-stepped (every %lu-th call, zeroed "
+	       "allocations left out): allocation max %lu (stepped call %lu%s%lu), mean %.1f; "
+	       "free max %lu (stepped call %lu), mean %.1f; %lu allocations, %lu frees stepped\n",
+	       step.every, step.max[0], step.max_op[0], step.max_arg ? ", kmalloc " : "",
+	       (unsigned long)step.max_arg,
+	       step.calls[0] ? (double)step.total[0] / step.calls[0] : 0,
+	       step.max[1], step.max_op[1],
+	       step.calls[1] ? (double)step.total[1] / step.calls[1] : 0, step.calls[0],
+	       step.calls[1]);
+}
+#else
+static void step_setup(const void *data, unsigned long every)
+{
+	(void)data;
+	(void)every;
+	fprintf(stderr, "bench: --step needs the i386 build\n");
+	exit(2);
+}
+
+static void step_report(void)
+{
+}
+#endif
+
 static long page_faults(void)
 {
 	struct rusage ru;
@@ -282,7 +495,8 @@ static long page_faults(void)
 static int usage(const char *prog)
 {
 	fprintf(stderr, "usage: %s [--mem MB | --layout SPEC] [--count alloc|free] "
-		"[--cycles FILE] [--no-footprint] [--breakdown] TRACE.replay\n", prog);
+		"[--cycles FILE] [--no-footprint] [--breakdown] [--step N] TRACE.replay
+", prog);
 	return 2;
 }
 
@@ -297,6 +511,7 @@ int main(int argc, char **argv)
 	size_t len;
 	void *data;
 	u32 floor;
+	unsigned long stepping = 0;
 	int i, r;
 
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));	/* no buffer from the heap measured */
@@ -313,6 +528,8 @@ int main(int argc, char **argv)
 			bd.wanted = 1;
 		else if (!strcmp(argv[i], "--no-footprint"))
 			bench_sample_footprint = 0;
+		else if (!strcmp(argv[i], "--step") && i + 1 < argc)
+			stepping = strtoul(argv[++i], NULL, 0);
 		else if (argv[i][0] != '-' && !path)
 			path = argv[i];
 		else
@@ -329,6 +546,8 @@ int main(int argc, char **argv)
 	else
 		host_mm_init(mb);
 	floor = bracket_floor();
+	if (stepping)
+		step_setup(data, stepping);
 	faults = page_faults();
 	t0 = now_ns();
 	c0 = get_cycles();
@@ -339,6 +558,8 @@ int main(int argc, char **argv)
 	if (r < 0)
 		return 1;
 	replay_report(&res, path);
+	if (stepping)
+		step_report();
 	ghz = (double)(c1 - c0) / (t1 - t0);
 	printf("bench: TSC %.3f GHz; ns per op: alloc %.1f, free %.1f\n", ghz,
 	       res.allocs ? res.alloc_cycles / ghz / res.allocs : 0.0,
