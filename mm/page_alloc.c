@@ -545,7 +545,12 @@ void page_alloc_sort_free_lists(void)
 
 unsigned long nr_free_pages(void)
 {
-	return free_page_count;
+	unsigned long flags, n;
+
+	spin_lock_irqsave(&zone_lock, flags);	/* other CPUs free pages meanwhile */
+	n = free_page_count;
+	spin_unlock_irqrestore(&zone_lock, flags);
+	return n;
 }
 
 unsigned long totalram_pages(void)

@@ -219,8 +219,9 @@ static unsigned int slab_get_objs(struct kmem_cache *c, struct slab *slabp,
 		kmem_bufctl_t next = bufctl_read(&bufctl[idx]);
 
 		bufctl_write(&bufctl[idx], BUFCTL_CACHED);
-		entry[taken].objp = s_mem + (size_t)idx * size;
 		entry[taken].state = &bufctl[idx];
+		__atomic_store_n(&entry[taken].objp, s_mem + (size_t)idx * size,
+				 __ATOMIC_RELEASE);	/* see ac_entry_set() */
 		idx = next;
 	}
 	slabp->free = idx;
@@ -379,14 +380,15 @@ static void cache_init_objs(struct kmem_cache *c, struct slab *slabp, struct ac_
 		kmem_mark_noaccess(index_to_obj(c, slabp, i), c->obj_size);
 	}
 	for (i = 0; i < n; i++, objp += c->buffer_size) {
-		bufctl[i] = BUFCTL_CACHED;
-		entry[i].objp = objp;
+		bufctl_write(&bufctl[i], BUFCTL_CACHED);
 		entry[i].state = &bufctl[i];
+		__atomic_store_n(&entry[i].objp, (void *)objp,
+				 __ATOMIC_RELEASE);	/* see ac_entry_set() */
 	}
 	for (; i < num - 1; i++)
-		bufctl[i] = (kmem_bufctl_t)(i + 1);
+		bufctl_write(&bufctl[i], (kmem_bufctl_t)(i + 1));
 	if (n < num)
-		bufctl[num - 1] = BUFCTL_END;
+		bufctl_write(&bufctl[num - 1], BUFCTL_END);
 	slabp->free = n < num ? (kmem_bufctl_t)n : BUFCTL_END;
 	slabp->inuse = (unsigned short)n;
 }
@@ -668,7 +670,7 @@ static noinline void cache_free_slow(struct kmem_cache *c, struct array_cache *a
 		spin_unlock(&c->lock);
 		slabs_destroy(c, &dead);
 	}
-	ac->entry[ac->avail] = obj;
+	ac_entry_set(ac, ac->avail, obj.objp, obj.state);
 	ac_set_avail(ac, ac->avail + 1);
 }
 
@@ -699,8 +701,7 @@ static __always_inline const char *cache_free(struct kmem_cache *c, struct page 
 	kmem_mark_freed(objp, c->obj_size);
 	ac = cpu_cache(c);
 	if (likely(ac->avail < ac->limit)) {
-		ac->entry[ac->avail].objp = (void *)objp;
-		ac->entry[ac->avail].state = state;
+		ac_entry_set(ac, ac->avail, (void *)objp, state);
 		ac_set_avail(ac, ac->avail + 1);
 	} else {
 		cache_free_slow(c, ac, (struct ac_entry){ (void *)objp, state });
@@ -1394,7 +1395,8 @@ static void cache_reap(unsigned long unused)
 	spin_lock_irqsave(&cache_chain_lock, save);
 	list_for_each_entry(c, &cache_chain, next)
 		cache_reap_one(c);
-	slab_reap_passes[cpu]++;
+	/* only this CPU writes it; tests read it from others */
+	__atomic_store_n(&slab_reap_passes[cpu], slab_reap_passes[cpu] + 1, __ATOMIC_RELAXED);
 	spin_unlock_irqrestore(&cache_chain_lock, save);
 	mod_timer(&reap_timers[cpu], round_jiffies_period(jiffies, REAP_INTERVAL));
 }

@@ -77,16 +77,38 @@ struct array_cache {
 	struct ac_entry entry[];	/* entry[avail - 1] is the hottest */
 };
 
-/* avail as another CPU may read it (a snapshot; the owner changes it without a lock). */
+/*
+ * What other CPUs may read of a magazine, and how (the owner reads its own
+ * plainly).  avail and each entry's objp are published with release
+ * stores and read with acquire loads: on x86 both are plain moves, so the
+ * fast path is unchanged, but a reader that sees an entry (below a
+ * snapshot of avail, or stored there since) also sees the writes that
+ * made it an object of the cache (its slab's pages mapped, its state
+ * word written).  The state pointer beside objp is the owner's alone.
+ */
 static inline unsigned int ac_avail(const struct array_cache *ac)
 {
-	return __atomic_load_n(&ac->avail, __ATOMIC_RELAXED);
+	return __atomic_load_n(&ac->avail, __ATOMIC_ACQUIRE);
 }
 
 /* The owner's update of avail, a single store that ac_avail() may read. */
 static inline void ac_set_avail(struct array_cache *ac, unsigned int avail)
 {
-	__atomic_store_n(&ac->avail, avail, __ATOMIC_RELAXED);
+	__atomic_store_n(&ac->avail, avail, __ATOMIC_RELEASE);
+}
+
+/* The owner fills entry i (at or above avail: not yet counted). */
+static inline void ac_entry_set(struct array_cache *ac, unsigned int i, void *objp,
+				kmem_bufctl_t *state)
+{
+	ac->entry[i].state = state;
+	__atomic_store_n(&ac->entry[i].objp, objp, __ATOMIC_RELEASE);
+}
+
+/* Entry i's object as another CPU may read it while the owner works. */
+static inline void *ac_entry_objp(const struct array_cache *ac, unsigned int i)
+{
+	return __atomic_load_n(&ac->entry[i].objp, __ATOMIC_ACQUIRE);
 }
 
 /* Cache flag kept next to the SLAB_* ones: descriptors live off the slab. */

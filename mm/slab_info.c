@@ -137,7 +137,7 @@ static int slab_pointer_valid(struct kmem_cache *c, const struct slab *slabp)
 	if (!OFF_SLAB(c))
 		return page->slab_cache == c && page->slab == slabp;
 	state = obj_bufctl(c->slabp_cache, page, slabp);
-	return state && *state == BUFCTL_INTERNAL;
+	return state && bufctl_read(state) == BUFCTL_INTERNAL;
 }
 
 /* Checks the flags and back pointers of the slab's pages, and where its
@@ -170,7 +170,9 @@ static int validate_slab_pages(struct kmem_cache *c, struct slab *slabp)
 
 /* Checks the free chain (exactly num - inuse entries, in range, no loop)
  * and that the other objects are held (by callers or the allocator itself)
- * or cached; counts them into w. */
+ * or cached; counts them into w.  Other CPUs flip held and cached words
+ * meanwhile (see the rule above validate_remote_array()): each word is
+ * read once, so it counts as one or the other, never both or neither. */
 static int validate_slab_objects(struct kmem_cache *c, struct slab *slabp,
 				 struct cache_walk *w)
 {
@@ -182,7 +184,7 @@ static int validate_slab_objects(struct kmem_cache *c, struct slab *slabp,
 		bad(c, "slab %p: inuse %u of %u objects\n", (void *)slabp, slabp->inuse, c->num);
 		return errors;
 	}
-	for (idx = slabp->free; idx != BUFCTL_END; idx = bufctl[idx]) {
+	for (idx = slabp->free; idx != BUFCTL_END; idx = bufctl_read(&bufctl[idx])) {
 		if (idx >= c->num || ++nfree > c->num - slabp->inuse) {
 			bad(c, "slab %p: free chain runs to %#x (inuse %u, num %u): loop or "
 			    "bad index\n", (void *)slabp, idx, slabp->inuse, c->num);
@@ -190,8 +192,10 @@ static int validate_slab_objects(struct kmem_cache *c, struct slab *slabp,
 		}
 	}
 	for (i = 0; i < c->num; i++) {
-		active += bufctl[i] == BUFCTL_ACTIVE || bufctl[i] == BUFCTL_INTERNAL;
-		cached += bufctl[i] == BUFCTL_CACHED;
+		kmem_bufctl_t state = bufctl_read(&bufctl[i]);
+
+		active += state == BUFCTL_ACTIVE || state == BUFCTL_INTERNAL;
+		cached += state == BUFCTL_CACHED;
 	}
 	if (nfree != c->num - slabp->inuse || active + cached != slabp->inuse)
 		bad(c, "slab %p: inuse %u, but %u free, %u held and %u cached objects\n",
@@ -227,9 +231,28 @@ static int validate_list(struct kmem_cache *c, struct list_head *head, long want
 	return errors;
 }
 
-/* Another CPU's magazine changes under us: its entries below a snapshot of
- * avail must be objects of c with their own state words; the states are
- * that CPU's to change. */
+/*
+ * The rule for checks across CPUs.  The validator holds c->lock, which
+ * fixes the slab lists, each slab's free chain and inuse, and the
+ * counters; but other CPUs' fast paths go on without it, changing their
+ * own magazines (avail, entries) and flipping state words between held
+ * and cached.  So what another CPU may be changing is checked only for
+ * what holds at every instant, never for a value that a half-done
+ * operation may show:
+ *  - a magazine's avail never exceeds its limit;
+ *  - every entry another CPU's magazine shows below a snapshot of avail
+ *    (or stores there since) is an object of c: an object leaves c only
+ *    through its slab, under c->lock, which we hold; and a new slab's
+ *    pages are mapped before its objects are published (ac_entry_set());
+ *  - a state word not on a free chain is held or cached, read once;
+ *  - per slab, held + cached = inuse, and in all held + cached = the
+ *    objects off the free chains; held against cached only with one CPU.
+ * An entry's objp and state pointer are two stores: another CPU can be
+ * caught between them (even for long, on the host), so the pair, the
+ * state CACHED and an object seen twice are checked only in this CPU's
+ * magazine and in those of offline CPUs (validate_array()), which nothing
+ * changes meanwhile: each CPU checks its own after its own operations.
+ */
 static int validate_remote_array(struct kmem_cache *c, struct array_cache *ac, unsigned int cpu)
 {
 	unsigned int i, avail = ac_avail(ac);
@@ -240,14 +263,10 @@ static int validate_remote_array(struct kmem_cache *c, struct array_cache *ac, u
 		return errors;
 	}
 	for (i = 0; i < avail; i++) {
-		void *objp = __atomic_load_n(&ac->entry[i].objp, __ATOMIC_RELAXED);
-		kmem_bufctl_t *state = obj_bufctl(c, virt_to_page(objp), objp);
+		void *objp = ac_entry_objp(ac, i);
 
-		if (!state)
+		if (!obj_bufctl(c, virt_to_page(objp), objp))
 			bad(c, "cpu %u array entry %u (%p) is not an object of the cache\n", cpu, i,
-			    objp);
-		else if (state != __atomic_load_n(&ac->entry[i].state, __ATOMIC_RELAXED))
-			bad(c, "cpu %u array entry %u (%p) points at another state word\n", cpu, i,
 			    objp);
 	}
 	return errors;
@@ -255,9 +274,9 @@ static int validate_remote_array(struct kmem_cache *c, struct array_cache *ac, u
 
 /*
  * Checks that every entry of this CPU's ac is an object of c in state
- * CACHED, with its own state word beside it, and appears once: each entry's state is flipped to BUFCTL_MARK
- * as it is seen (a second sighting finds the mark) and put back
- * afterwards.  c->lock held, interrupts off: only a bad free on another
+ * CACHED, with its own state word beside it, and appears once: each
+ * entry's state is flipped to BUFCTL_MARK as it is seen (a second sighting
+ * finds the mark) and put back afterwards.  c->lock held, interrupts off: only a bad free on another
  * CPU looks at these states meanwhile, and it finds them not held.
  */
 static int validate_array(struct kmem_cache *c, struct array_cache *ac, unsigned int cpu)
@@ -280,18 +299,18 @@ static int validate_array(struct kmem_cache *c, struct array_cache *ac, unsigned
 		else if (state != ac->entry[i].state)
 			bad(c, "cpu %u array entry %u (%p) points at another state word\n", cpu, i,
 			    objp);
-		else if (*state == BUFCTL_MARK)
+		else if (bufctl_read(state) == BUFCTL_MARK)
 			bad(c, "cpu %u array entry %u (%p) appears twice\n", cpu, i, objp);
-		else if (*state != BUFCTL_CACHED)
+		else if (bufctl_read(state) != BUFCTL_CACHED)
 			bad(c, "cpu %u array entry %u (%p) has state %#x, not cached\n", cpu, i,
-			    objp, *state);
+			    objp, bufctl_read(state));
 		else
-			*state = BUFCTL_MARK;
+			bufctl_write(state, BUFCTL_MARK);
 	}
 	for (i = 0; i < ac->avail; i++) {
 		state = obj_bufctl(c, virt_to_page(ac->entry[i].objp), ac->entry[i].objp);
-		if (state && *state == BUFCTL_MARK)
-			*state = BUFCTL_CACHED;
+		if (state && bufctl_read(state) == BUFCTL_MARK)
+			bufctl_write(state, BUFCTL_CACHED);
 	}
 	return errors;
 }

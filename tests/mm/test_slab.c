@@ -507,7 +507,7 @@ static void reap_timer_gives_pages_back(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, c);
 	churn(c, obj, ARRAY_SIZE(obj));
 	KTEST_EXPECT_GT(t, count_free_slabs(c), 1UL);
-	slabs0 = c->num_slabs;
+	slabs0 = counts_of(c).num_slabs;	/* other CPUs' reapers reap c too */
 	avail0 = cpu_cache(c)->avail;
 	free0 = nr_free_pages();
 	start = this_cpu_reap_passes();
@@ -517,11 +517,11 @@ static void reap_timer_gives_pages_back(struct ktest *t)
 	}
 	KTEST_EXPECT_GE(t, this_cpu_reap_passes(), start + 2);
 	KTEST_EXPECT_GT(t, nr_free_pages(), free0);
-	KTEST_EXPECT_LT(t, c->num_slabs, slabs0);
+	KTEST_EXPECT_LT(t, counts_of(c).num_slabs, slabs0);
 	KTEST_EXPECT_EQ(t, count_free_slabs(c), 0UL);
 	KTEST_EXPECT_LT(t, cpu_cache(c)->avail, avail0);	/* idle: partly drained */
 	ktest_info(t, "after %lu ticks: %lu of %lu slabs left, %u of %u objects in the array cache",
-		   waited, c->num_slabs, slabs0, cpu_cache(c)->avail, avail0);
+		   waited, counts_of(c).num_slabs, slabs0, cpu_cache(c)->avail, avail0);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 }
 
@@ -1277,6 +1277,61 @@ static void destroy_waits_for_each_cpu(struct ktest *t)
 		remote_race_check(t, OP_DESTROY);
 }
 
+/* CPU 0 validates while the others allocate and free without a lock. */
+struct validate_race {
+	struct kmem_cache *c;
+	int stop;			/* CPU 0 is done: the others stop */
+	int errors;			/* kmem_validate()'s reports, summed */
+	unsigned int rounds;
+};
+
+#define VALIDATE_RACE_ROUNDS	2000
+
+/* On CPU 0: validates VALIDATE_RACE_ROUNDS times.  On the others: takes
+ * objects and frees them in another order until told to stop, so that
+ * entries move between magazine slots and state words flip between held
+ * and cached under the validator. */
+static void validate_race_cpu(void *arg)
+{
+	struct validate_race *r = arg;
+	void *obj[6];
+	unsigned int i;
+
+	if (smp_processor_id() == 0) {
+		for (i = 0; i < VALIDATE_RACE_ROUNDS; i++)
+			__atomic_fetch_add(&r->errors, kmem_validate(), __ATOMIC_RELAXED);
+		__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
+		return;
+	}
+	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
+		for (i = 0; i < ARRAY_SIZE(obj); i++)
+			obj[i] = kmem_cache_alloc(r->c, GFP_KERNEL);
+		for (i = 0; i < ARRAY_SIZE(obj); i++)	/* 1 3 5 0 2 4: slots swap */
+			kmem_cache_free(r->c, obj[(2 * i + 1) % (ARRAY_SIZE(obj) + 1) %
+						   ARRAY_SIZE(obj)]);
+		__atomic_fetch_add(&r->rounds, 1, __ATOMIC_RELAXED);
+	}
+}
+
+/* The validator reads what other CPUs' fast paths change without the
+ * lock; it must not report a half-done allocation or free as corruption
+ * (a state word read twice, an entry's objp and state from two pushes). */
+static void validate_sound_while_others_allocate(struct ktest *t)
+{
+	struct validate_race r = { 0 };
+
+	if (needs_two_cpus(t))
+		return;
+	r.c = kmem_cache_create("test_validate_race", 24, 0, 0, NULL, NULL);
+	KTEST_ASSERT_NOT_NULL(t, r.c);
+	smp_run_on_all_cpus(validate_race_cpu, &r);
+	KTEST_EXPECT_EQ(t, r.errors, 0);
+	KTEST_EXPECT_GT(t, r.rounds, 0u);
+	ktest_info(t, "%u validations, %u rounds of allocation on the other CPUs",
+		   VALIDATE_RACE_ROUNDS, r.rounds);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(r.c), 0);
+}
+
 /* Every CPU fills its magazine of the cache in arg. */
 static void fill_magazine_cpu(void *arg)
 {
@@ -1310,7 +1365,8 @@ static void reaper_ages_every_cpu(struct ktest *t)
 				  start[cpu] + 2;
 	} while (behind && waited < 4 * REAP_INTERVAL);
 	for_each_online_cpu(cpu) {
-		KTEST_EXPECT_GE(t, slab_reap_passes[cpu], start[cpu] + 2);
+		KTEST_EXPECT_GE(t, __atomic_load_n(&slab_reap_passes[cpu], __ATOMIC_RELAXED),
+				start[cpu] + 2);
 		KTEST_EXPECT_LT(t, ac_avail(c->array[cpu]), before[cpu]);
 		ktest_info(t, "cpu %u: %u of %u objects left after %lu ticks", cpu,
 			   ac_avail(c->array[cpu]), before[cpu], waited);
@@ -1419,6 +1475,7 @@ static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(tune_swaps_on_each_cpu),
 	KTEST_CASE(destroy_waits_for_each_cpu),
 	KTEST_CASE(reaper_ages_every_cpu),
+	KTEST_CASE(validate_sound_while_others_allocate),
 	KTEST_CASE(racing_double_free_caught_once),
 	{}
 };
