@@ -331,7 +331,10 @@ static void replay_counts_injected_failures(struct ktest *t)
 	KTEST_EXPECT_GT(t, res.failures, 0ul);
 	KTEST_EXPECT_EQ(t, res.failures, failslab.injected - injected0);
 	KTEST_EXPECT_EQ(t, res.allocs, clean.allocs);
-	KTEST_EXPECT_EQ(t, res.held_pages_after_free_all, clean.held_pages_after_free_all);
+	/* no page lost: where the allocator's own objects (magazines, cache
+	 * descriptors) land depends on the run, so the failing run may hold
+	 * fewer pages at the end than the clean one, never more */
+	KTEST_EXPECT_LE(t, res.held_pages_after_free_all, clean.held_pages_after_free_all);
 	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
 	KTEST_EXPECT_EQ(t, page_alloc_validate(), 0);
 	kfree(buf);
