@@ -143,14 +143,20 @@ static void slob_map_free(unsigned long *map)
 	}
 }
 
+/* Set or clear bit i of a start map.  slob_lock held; the store is one
+ * relaxed word store for the unlocked reader (slob_bit()). */
 static void map_set(unsigned long *map, int i)
 {
-	map[i / SLOB_MAP_BITS] |= 1UL << (i % SLOB_MAP_BITS);
+	unsigned long *w = &map[i / SLOB_MAP_BITS];
+
+	__atomic_store_n(w, *w | 1UL << (i % SLOB_MAP_BITS), __ATOMIC_RELAXED);
 }
 
 static void map_clear(unsigned long *map, int i)
 {
-	map[i / SLOB_MAP_BITS] &= ~(1UL << (i % SLOB_MAP_BITS));
+	unsigned long *w = &map[i / SLOB_MAP_BITS];
+
+	__atomic_store_n(w, *w & ~(1UL << (i % SLOB_MAP_BITS)), __ATOMIC_RELAXED);
 }
 
 /* The first set bit of map at or after unit i (0 <= i), or SLOB_PAGE_UNITS. */

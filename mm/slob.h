@@ -85,10 +85,14 @@ static inline int slob_index(const void *b)
 	return (int)(((uintptr_t)b & ~PAGE_MASK) / SLOB_UNIT);
 }
 
-/* Bit i of a start map; 0 outside the page. */
+/* Bit i of a start map; 0 outside the page.  Map words change only under
+ * slob_lock, but cache_is_live() reads a live cache's own bit without it
+ * while other bits of the word change: word-sized relaxed loads and stores
+ * (plain moves on i386) keep that read whole. */
 static inline int slob_bit(const unsigned long *map, int i)
 {
-	return i >= 0 && i < SLOB_PAGE_UNITS && ((map[i / SLOB_MAP_BITS] >> (i % SLOB_MAP_BITS)) & 1);
+	return i >= 0 && i < SLOB_PAGE_UNITS &&
+	       ((__atomic_load_n(&map[i / SLOB_MAP_BITS], __ATOMIC_RELAXED) >> (i % SLOB_MAP_BITS)) & 1);
 }
 
 /*
