@@ -495,8 +495,7 @@ static long page_faults(void)
 static int usage(const char *prog)
 {
 	fprintf(stderr, "usage: %s [--mem MB | --layout SPEC] [--count alloc|free] "
-		"[--cycles FILE] [--no-footprint] [--breakdown] [--step N] TRACE.replay
-", prog);
+		"[--cycles FILE] [--no-footprint] [--breakdown] [--step N] TRACE.replay\n", prog);
 	return 2;
 }
 
