@@ -8,10 +8,13 @@ has vmlinux's symbols.  The commands, in the spirit of Linux's scripts/gdb:
                  prints them; each free list is walked and checked
                  against its count
   ts-slabinfo    SLAB: every cache as the console's "slabinfo" prints it,
-                 counted by walking each cache's slab lists, and the large
-                 kmalloc blocks; SLOB: the heap (the free list walked:
-                 blocks, bytes, largest; "ts-slabinfo -v" lists each free
-                 block), the bigblocks and the caches
+                 counted by walking each cache's slab lists, with each
+                 online CPU's magazine (avail/limit), and the large kmalloc
+                 blocks; SLOB: kmem_report()'s lines: the heap (its pages
+                 parsed by their start maps for the bytes in use, the
+                 segregated free lists walked for blocks, bytes, largest;
+                 "ts-slabinfo -v" lists each free block and bigblock), the
+                 large blocks (the bigblock list walked) and the caches
   ts-cpus        each CPU (QEMU vCPU thread) and the function it is in
 
 Everything is read through the kernel's own types (struct page,
@@ -158,10 +161,10 @@ class Slabinfo(Command):
     def run(self, arg):
         if has_symbol("cache_chain"):
             self.slab()
-        elif has_symbol("slob_arena"):
+        elif has_symbol("slob_free_lists"):
             self.slob(arg.strip() == "-v")
         else:
-            raise HelperError("neither SLAB's cache_chain nor SLOB's slob_arena is here")
+            raise HelperError("neither SLAB's cache_chain nor SLOB's slob_free_lists is here")
 
     # SLAB: the counts come from walking the slabs, not from the cache's counters.
     def slab_counts(self, c):
@@ -172,62 +175,175 @@ class Slabinfo(Command):
         active = sum(sum(v) for v in slabs.values())
         return num_slabs, active, len(slabs["slabs_free"])
 
+    @staticmethod
+    def magazines(c):
+        """Each online CPU's magazine of c, as slabinfo's " cpu:avail/limit"."""
+        out = ""
+        for cpu in online_cpus():
+            ac = c["array"][cpu]
+            if int(ac) == 0:
+                raise HelperError(f"{cstring(c['name'])}: CPU {cpu} is online but has no "
+                                  "magazine")
+            out += f" {cpu}:{int(ac['avail'])}/{int(ac['limit'])}"
+        return out
+
     def slab(self):
         self.out("slabinfo - version: 2.1")
         self.out("# name            <active_objs> <num_objs> <objsize> <objperslab> "
                  "<pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : "
-                 "slabdata <active_slabs> <num_slabs> <sharedavail>")
+                 "slabdata <active_slabs> <num_slabs> <sharedavail> : cpu avail/limit "
+                 "<cpu>:<avail>/<limit> ...")
         for c in list_entries(sym("cache_chain"), "struct kmem_cache", "next"):
             num_slabs, active, free_slabs = self.slab_counts(c)
             num = int(c["num"])
             self.out(f"{cstring(c['name']):<17s} {active:6d} {num_slabs * num:6d} "
                      f"{int(c['buffer_size']):6d} {num:4d} {1 << int(c['gfporder']):4d} : "
                      f"tunables {int(c['limit']):4d} {int(c['batchcount']):4d} {0:4d} : "
-                     f"slabdata {num_slabs - free_slabs:6d} {num_slabs:6d} {0:6d}")
+                     f"slabdata {num_slabs - free_slabs:6d} {num_slabs:6d} {0:6d}"
+                     f" : cpu avail/limit{self.magazines(c)}")
         blocks = list_length(sym("large_blocks"))
         pages = int(sym("large_block_pages"))
         self.out(f"# large kmalloc blocks: {blocks} blocks, {pages} pages "
                  f"({pages * PAGE_SIZE // 1024} kB)")
 
+    # SLOB: the free lists, the heap pages (by their start maps), the
+    # bigblock list and the cache list are walked; only the page counters
+    # (slob_heap_pages, slob_map_pages) are checked against walks, and the
+    # page-sized cache objects, which no list holds, come from their counter.
     def slob(self, verbose):
-        unit = gdb.lookup_type("slob_t").sizeof
-        arena = sym("slob_arena")
-        head = int(arena.address)
-        blocks = free = largest = 0
-        cur = arena["next"]
-        while int(cur) != head:
-            blocks += 1
-            if blocks > WALK_LIMIT or int(cur) == 0:
-                raise HelperError("the SLOB free list is corrupt")
-            size = int(cur["units"]) * unit
-            free += size
-            largest = max(largest, size)
-            if verbose:
-                self.out(f"  free block {int(cur):#010x}: {size} bytes")
-            cur = cur["next"]
+        heap = SlobHeap()
+        blocks, free, largest = heap.walk_free_lists(verbose and self.out)
+        pages, free_units, internal_units = heap.walk_pages()
         heap_pages, map_pages = int(sym("slob_heap_pages")), int(sym("slob_map_pages"))
-        self.out(f"SLOB heap: {heap_pages} pages ({heap_pages * PAGE_SIZE // 1024} kB) and "
-                 f"{map_pages} of start maps, {free} bytes free in {blocks} blocks "
-                 f"(largest {largest})")
-        nbig = big_pages = 0
-        bb = sym("slob_bigblocks")
-        while int(bb):
-            nbig += 1
-            if nbig > WALK_LIMIT:
-                raise HelperError("the bigblock list is corrupt")
-            big_pages += 1 << int(bb["order"])
+        if pages != heap_pages:
+            self.out(f"ts-slabinfo: MISMATCH {pages} heap pages listed, "
+                     f"slob_heap_pages says {heap_pages}")
+        in_use = pages * PAGE_SIZE - (free_units + internal_units) * heap.unit
+        self.out(f"SLOB heap: {pages} pages ({pages * PAGE_SIZE // 1024} kB) and "
+                 f"{map_pages} of start maps, {in_use} bytes in use, {free} bytes free in "
+                 f"{blocks} listed blocks (largest {largest})")
+        big_pages = 0
+        for bb in list_entries(sym("slob_bigblocks"), "struct bigblock", "list"):
+            big_pages += int(bb["nr"])
             if verbose:
-                self.out(f"  bigblock {int(bb['pages']):#010x}: order {int(bb['order'])}")
-            bb = bb["next"]
-        cache_pages = int(sym("slob_cache_pages")["counter"])
-        large = big_pages + cache_pages
-        self.out(f"SLOB large blocks: {large} pages ({large * PAGE_SIZE // 1024} kB): "
-                 f"{nbig} bigblocks of {big_pages} pages, {cache_pages} pages of page-sized "
-                 f"cache objects")
+                self.out(f"  bigblock {int(bb['pages']):#010x}: {int(bb['nr'])} pages "
+                         f"(order {int(bb['order'])})")
+        large = big_pages + int(sym("slob_cache_pages")["counter"])
+        self.out(f"SLOB large blocks: {large} pages ({large * PAGE_SIZE // 1024} kB)")
         self.out("# name                 objsize  align  inuse")
         for c in list_entries(sym("slob_caches"), "struct kmem_cache", "list"):
             self.out(f"{cstring(c['name']):<22s} {int(c['size']):7d} {int(c['align']):6d} "
                      f"{int(c['inuse']['counter']):6d}")
+
+
+CPU_ONLINE_FALLBACK = 3         # enum cpu_state's CPU_ONLINE, if gdb cannot name it
+
+
+def online_cpus():
+    """The online CPUs as cpu_online() decides: x86_cpus[i].state ==
+    CPU_ONLINE; a kernel without CONFIG_SMP (no x86_cpus) has CPU 0 only."""
+    cpus = sym("x86_cpus")
+    if cpus is None:
+        return [0]
+    online = sym("CPU_ONLINE")
+    online = CPU_ONLINE_FALLBACK if online is None else int(online)
+    lo, hi = cpus.type.range()
+    return [i for i in range(lo, hi + 1) if int(cpus[i]["state"]) == online]
+
+
+class SlobHeap:
+    """SLOB's heap as slob.h lays it out: slob_t units, a start map per
+    heap page (page->slab), free blocks on slob_free_lists[] by class."""
+
+    TAG_INTERNAL = 0x1e7e2a11   # SLOB_TAG_INTERNAL: the allocator's own blocks
+
+    def __init__(self):
+        self.slob_t = gdb.lookup_type("slob_t")
+        self.unit = self.slob_t.sizeof
+        self.page_units = PAGE_SIZE // self.unit
+        self.word = gdb.lookup_type("unsigned long").sizeof
+        self.inferior = gdb.selected_inferior()
+        self.mem_map, self.first_pfn = sym("mem_map"), int(sym("first_pfn"))
+
+    def walk_free_lists(self, say=None):
+        """Listed free blocks: (count, bytes, largest bytes)."""
+        lists = sym("slob_free_lists")
+        lo, hi = lists.type.range()
+        blocks = free = largest = 0
+        for c in range(lo, hi + 1):
+            b = lists[c]
+            while int(b):
+                blocks += 1
+                if blocks > WALK_LIMIT:
+                    raise HelperError(f"the SLOB free list of class {c} is corrupt")
+                size = int(b["units"]) * self.unit
+                free += size
+                largest = max(largest, size)
+                if say:
+                    say(f"  free block {int(b):#010x}: {size} bytes (class {c})")
+                b = b["next"]
+        return blocks, free, largest
+
+    def page_address(self, page):
+        return (int(page.address) - int(self.mem_map)) // page.type.sizeof * PAGE_SIZE + \
+            self.first_pfn * PAGE_SIZE
+
+    def walk_pages(self):
+        """Every heap page parsed by its start map: (pages, units in free
+        blocks, units of the allocator's own blocks)."""
+        pages = free_units = internal_units = 0
+        for page in list_entries(sym("slob_pages"), "struct page", "lru"):
+            pages += 1
+            f, i = self.parse_page(page)
+            free_units += f
+            internal_units += i
+        return pages, free_units, internal_units
+
+    def parse_page(self, page):
+        base, map_addr = self.page_address(page), int(page["slab"])
+        if map_addr == 0:
+            raise HelperError(f"heap page {base:#x} has no start map")
+        mem = bytes(self.inferior.read_memory(map_addr, self.page_units // 8))
+        bits = int.from_bytes(mem, "little")
+        data = bytes(self.inferior.read_memory(base, PAGE_SIZE))
+        n, w = self.page_units, self.word
+
+        def bit(i):
+            return 0 <= i < n and (bits >> i) & 1
+
+        def units_at(i):
+            return int.from_bytes(data[i * self.unit:i * self.unit + 4], "little", signed=True)
+
+        def next_at(i):
+            return int.from_bytes(data[i * self.unit + w:i * self.unit + 2 * w], "little")
+
+        def starts(i):          # slob_starts()
+            if not bit(i):
+                return False
+            if not bit(i - 1):
+                return True
+            if not bit(i - 2):
+                return units_at(i - 1) == 1
+            return True
+
+        free = internal = 0
+        i = 0
+        while i < n and not bit(i):
+            i += 1              # the tail of an object begun on an earlier page
+        while i < n:
+            start = i
+            if not starts(i):
+                raise HelperError(f"heap page {base:#x}: unit {i} has a bit but starts "
+                                  "no block")
+            is_free = i + 1 == n or bit(i + 1)
+            i += 1
+            while i < n and not starts(i):
+                i += 1
+            if is_free:
+                free += i - start
+            elif next_at(start) == (base + start * self.unit) ^ self.TAG_INTERNAL:
+                internal += units_at(start)
+        return free, internal
 
 
 class Cpus(Command):

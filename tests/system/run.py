@@ -605,8 +605,8 @@ def report_lines(text):
     return [" ".join(line.split()) for line in strip(text).splitlines() if keep.match(line)]
 
 
-SLOB_HEAP = re.compile(r"SLOB heap: (\d+) pages \(\d+ kB\) and (\d+) of start maps, .*?"
-                       r"(\d+) bytes free in (\d+) blocks \(largest (\d+)\)")
+SLOB_HEAP = re.compile(r"SLOB heap: (\d+) pages \(\d+ kB\) and (\d+) of start maps, (\d+) bytes "
+                       r"in use, (\d+) bytes free in (\d+) listed blocks \(largest (\d+)\)")
 SLOB_LARGE = re.compile(r"SLOB large blocks: (\d+) pages")
 
 
