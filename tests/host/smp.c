@@ -100,6 +100,23 @@ static void arm_tick(struct host_cpu *c, unsigned int usec)
 	timer_settime(c->tick_timer, 0, &it, NULL);
 }
 
+/* The idle loop's guard against a lost tick: the one-shot tick timer is
+ * re-armed only when its tick runs, so a signal that never reaches the
+ * handler (a sanitizer holds signals back and may drop one) would stop
+ * this CPU's ticks for good.  If the timer has fired and no tick is due,
+ * the tick is taken from here.  Interrupts on. */
+static void recover_lost_tick(struct host_cpu *c)
+{
+	struct itimerspec left;
+
+	if (!c->has_timer || !__atomic_load_n(&tick_usec, __ATOMIC_RELAXED) ||
+	    __atomic_load_n(&c->tick_due, __ATOMIC_ACQUIRE) ||
+	    timer_gettime(c->tick_timer, &left) ||
+	    left.it_value.tv_sec || left.it_value.tv_nsec)
+		return;
+	host_tick();
+}
+
 /* Runs the calls other CPUs posted to this one.  Interrupts off. */
 static void run_calls(struct host_cpu *me)
 {
@@ -290,6 +307,7 @@ static void *cpu_thread(void *arg)
 			pthread_cond_timedwait(&me->idle_wake, &me->idle_lock, &until);
 		}
 		pthread_mutex_unlock(&me->idle_lock);
+		recover_lost_tick(me);
 	}
 	if (me->has_timer)
 		timer_delete(me->tick_timer);

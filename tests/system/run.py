@@ -510,6 +510,44 @@ def agreement_case(alloc):
 
 # ---- SMP ---------------------------------------------------------------------------------
 
+def kmem_debug_console_case(alloc):
+    """A *_debug kernel booted with kmem_debug=ZPU replays the shipped trace without a single
+    report, then kmem_check finds nothing damaged and kmem_leaks nothing live (the replay frees
+    every object; the kmem_debug suite checks the sites a leak report names)."""
+    def case():
+        problems = []
+        trace, _ = full_trace()
+        with QemuConsole(["--kernel", kernel(alloc + "_debug"), "--initrd", trace, "--append",
+                          "kmem_debug=ZPU replay console"], mem=64, timeout=600) as q:
+            boot = strip(q.expect(r"tinyslab> ", timeout=600))
+            expect_in(boot, problems, "kmem_debug: letters ZPU, for every cache and kmalloc()",
+                      "replay: Slab after freeing every object")
+            for bad in ("BUG:", "WARNING:", "bad pointer", "corrupt"):
+                if bad in boot:
+                    problems.append(f"the replay with kmem_debug=ZPU printed {bad!r}")
+            q.send("kmem_check\r")
+            out = strip(q.expect(r"tinyslab> ", timeout=120))
+            if not re.search(r"kmem_check: \d+ objects checked, 0 damaged", out):
+                problems.append("kmem_check: expected '... objects checked, 0 damaged'")
+            q.send("kmem_leaks\r")
+            out = strip(q.expect(r"tinyslab> ", timeout=120))
+            sites = re.findall(r"objects\s+\d+ bytes\s+\S+\s+allocated by (\S+)", out)
+            if "kmem_leaks: 0 live objects" not in out or sites:
+                problems.append("kmem_leaks: the replay freed every object, yet some are live")
+            if any(not re.match(r"[A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+/0x[0-9a-f]+$", x)
+                   for x in sites):
+                problems.append(f"kmem_leaks: a site is not resolved to a function: {sites}")
+            q.send("kmem_debug\r")
+            out = strip(q.expect(r"tinyslab> "))
+            expect_in(out, problems, ", 0 damage reports")
+            q.send("halt\r")
+            if q.wait_exit(30) != EXIT_PASS:
+                problems.append("halt: QEMU did not exit with the pass status")
+            return problems, q.log
+    case.__name__ = f"kmem_debug_console_{alloc}"
+    return case
+
+
 def smp_console_case(alloc):
     """-smp 4: every CPU online in the boot log and in "cpus", stress still clean."""
     def case():
@@ -693,6 +731,8 @@ CASES = [
     smp_console_case("slab"),
     smp_console_case("slob"),
     smp_cpus_left_out,
+    kmem_debug_console_case("slab"),
+    kmem_debug_console_case("slob"),
 ]
 
 
