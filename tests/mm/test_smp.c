@@ -232,8 +232,9 @@ static void misuse_holder(void)
 			break;
 		ktest_wait_ticks(1);
 	}
-	spin_unlock(&misuse.lock);
+	/* marked before the unlock: CPU 0, waiting, takes the lock at once */
 	__atomic_store_n(&misuse.released, 1, __ATOMIC_RELEASE);
+	spin_unlock(&misuse.lock);
 }
 
 static void misuse_cpu(void *arg)
