@@ -521,7 +521,7 @@ def kmem_debug_console_case(alloc):
                          timeout=300) as q:
             boot = strip(q.expect(r"tinyslab> ", timeout=300))
             expect_in(boot, problems, "replay: PASS")
-            for bad in ("BUG:", "WARNING:", "bad pointer", "corrupt"):
+            for bad in ("BUG:", "WARNING:", "bad pointer", "kmem_debug: "):
                 if bad in boot:
                     problems.append(f"the replay with kmem_debug=ZPU printed {bad!r}")
             q.send("kmem_check\r")
