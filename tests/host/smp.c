@@ -472,6 +472,9 @@ void ktest_wait_ticks(unsigned long ticks)
 		}
 		return;
 	}
-	while (time_before(jiffies, end))
+	while (time_before(jiffies, end)) {
 		nanosleep(&pause, NULL);
+		if (!host_irqs_off)
+			recover_lost_tick(&cpus[host_cpu_id]);	/* CPU 0's ticks stalled too */
+	}
 }
