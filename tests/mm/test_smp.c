@@ -101,7 +101,8 @@ static void smp_exit(struct ktest *t)
 		return;
 	kmem_reclaim();
 	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
-	KTEST_EXPECT_EQ(t, nr_free_pages(), fixture.free_pages);	/* no page lost */
+	/* no page lost (a reap timer may have given one back meanwhile) */
+	KTEST_EXPECT_GE(t, nr_free_pages(), fixture.free_pages);
 }
 
 /* ---- locks ---------------------------------------------------------------------- */
