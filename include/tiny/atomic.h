@@ -28,122 +28,45 @@ typedef struct {
 /* A full memory barrier. */
 #define smp_mb()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
 
-/* ---- atomic_t ---------------------------------------------------------------- */
+/* ---- atomic_t and atomic_long_t ---------------------------------------------
+ *
+ * One set of operations, written once and stamped out for both types:
+ *   PFX_read(v), PFX_set(v, i), PFX_add(i, v), PFX_inc(v), PFX_dec(v): relaxed;
+ *   PFX_add_return(i, v), PFX_inc_return(v), PFX_dec_return(v): the new value;
+ *   PFX_dec_and_test(v): nonzero if the decrement reached zero;
+ *   PFX_cmpxchg(v, old, new): stores new if the value is old, returns the
+ *     value found either way;
+ *   PFX_xchg(v, new): stores new, returns the old value;
+ * where PFX is atomic (int) or atomic_long (long).  The last five are fully
+ * ordered. */
+#define ATOMIC_OPS(pfx, atype, T)						\
+static inline T pfx##_read(const atype *v)					\
+{ return __atomic_load_n(&v->counter, __ATOMIC_RELAXED); }			\
+static inline void pfx##_set(atype *v, T i)					\
+{ __atomic_store_n(&v->counter, i, __ATOMIC_RELAXED); }				\
+static inline void pfx##_add(T i, atype *v)					\
+{ __atomic_fetch_add(&v->counter, i, __ATOMIC_RELAXED); }			\
+static inline void pfx##_inc(atype *v) { pfx##_add(1, v); }			\
+static inline void pfx##_dec(atype *v) { pfx##_add(-1, v); }			\
+static inline T pfx##_add_return(T i, atype *v)					\
+{ return __atomic_add_fetch(&v->counter, i, __ATOMIC_SEQ_CST); }		\
+static inline T pfx##_inc_return(atype *v) { return pfx##_add_return(1, v); }	\
+static inline T pfx##_dec_return(atype *v) { return pfx##_add_return(-1, v); }	\
+static inline int pfx##_dec_and_test(atype *v)					\
+{ return pfx##_dec_return(v) == 0; }						\
+static inline T pfx##_cmpxchg(atype *v, T old, T new)				\
+{										\
+	__atomic_compare_exchange_n(&v->counter, &old, new, 0,			\
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);	\
+	return old;								\
+}										\
+static inline T pfx##_xchg(atype *v, T new)					\
+{ return __atomic_exchange_n(&v->counter, new, __ATOMIC_SEQ_CST); }
 
-static inline int atomic_read(const atomic_t *v)
-{
-	return __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
-}
+ATOMIC_OPS(atomic, atomic_t, int)
+ATOMIC_OPS(atomic_long, atomic_long_t, long)
 
-static inline void atomic_set(atomic_t *v, int i)
-{
-	__atomic_store_n(&v->counter, i, __ATOMIC_RELAXED);
-}
-
-static inline void atomic_add(int i, atomic_t *v)
-{
-	__atomic_fetch_add(&v->counter, i, __ATOMIC_RELAXED);
-}
-
-static inline void atomic_inc(atomic_t *v)
-{
-	atomic_add(1, v);
-}
-
-static inline void atomic_dec(atomic_t *v)
-{
-	atomic_add(-1, v);
-}
-
-/* Adds i and returns the new value. */
-static inline int atomic_add_return(int i, atomic_t *v)
-{
-	return __atomic_add_fetch(&v->counter, i, __ATOMIC_SEQ_CST);
-}
-
-static inline int atomic_inc_return(atomic_t *v)
-{
-	return atomic_add_return(1, v);
-}
-
-static inline int atomic_dec_return(atomic_t *v)
-{
-	return atomic_add_return(-1, v);
-}
-
-/* Nonzero if the decrement reached zero. */
-static inline int atomic_dec_and_test(atomic_t *v)
-{
-	return atomic_dec_return(v) == 0;
-}
-
-/* Stores new if the value is old; returns the value found either way. */
-static inline int atomic_cmpxchg(atomic_t *v, int old, int new)
-{
-	__atomic_compare_exchange_n(&v->counter, &old, new, 0, __ATOMIC_SEQ_CST,
-				    __ATOMIC_SEQ_CST);
-	return old;
-}
-
-/* Stores new and returns the old value. */
-static inline int atomic_xchg(atomic_t *v, int new)
-{
-	return __atomic_exchange_n(&v->counter, new, __ATOMIC_SEQ_CST);
-}
-
-/* ---- atomic_long_t ----------------------------------------------------------- */
-
-static inline long atomic_long_read(const atomic_long_t *v)
-{
-	return __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
-}
-
-static inline void atomic_long_set(atomic_long_t *v, long i)
-{
-	__atomic_store_n(&v->counter, i, __ATOMIC_RELAXED);
-}
-
-static inline void atomic_long_add(long i, atomic_long_t *v)
-{
-	__atomic_fetch_add(&v->counter, i, __ATOMIC_RELAXED);
-}
-
-static inline void atomic_long_inc(atomic_long_t *v)
-{
-	atomic_long_add(1, v);
-}
-
-static inline void atomic_long_dec(atomic_long_t *v)
-{
-	atomic_long_add(-1, v);
-}
-
-static inline long atomic_long_add_return(long i, atomic_long_t *v)
-{
-	return __atomic_add_fetch(&v->counter, i, __ATOMIC_SEQ_CST);
-}
-
-static inline long atomic_long_inc_return(atomic_long_t *v)
-{
-	return atomic_long_add_return(1, v);
-}
-
-static inline long atomic_long_dec_return(atomic_long_t *v)
-{
-	return atomic_long_add_return(-1, v);
-}
-
-static inline long atomic_long_cmpxchg(atomic_long_t *v, long old, long new)
-{
-	__atomic_compare_exchange_n(&v->counter, &old, new, 0, __ATOMIC_SEQ_CST,
-				    __ATOMIC_SEQ_CST);
-	return old;
-}
-
-static inline long atomic_long_xchg(atomic_long_t *v, long new)
-{
-	return __atomic_exchange_n(&v->counter, new, __ATOMIC_SEQ_CST);
-}
+#undef ATOMIC_OPS
 
 /* ---- plain words used as counters -------------------------------------------- */
 
