@@ -6,12 +6,15 @@
  * limit before it is summed, its checksum must be zero, and every entry
  * must fit inside its table.  A malformed table is reported (what is
  * wrong, and where) and ignored as a whole; with no usable table the
- * kernel runs on the boot CPU alone.
+ * kernel runs on the boot CPU alone.  Finding a table (scanning the BIOS
+ * areas) is apart from parsing it (the fw_parse_* functions, which the
+ * "firmware" self-tests feed malformed tables of their own).
  */
 #include <tiny/kernel.h>
 #include <tiny/string.h>
 #include <tiny/smp.h>
 #include <arch/apic.h>
+#include <arch/firmware.h>
 
 #define EBDA_SEG_PTR	0x40e		/* BIOS data area: the EBDA's segment */
 #define BASE_MEM_KB_PTR	0x413		/* BIOS data area: base memory in KiB */
@@ -19,6 +22,8 @@
 #define BIOS_ROM_END	0x100000UL
 #define TABLE_MAX_LEN	0x10000U	/* longer than any table QEMU or a PC makes */
 #define LOW_LIMIT	0x1000UL	/* page 0 is unmapped (NULL) */
+#define APIC_ADDR_MIN	0x100000UL	/* a local APIC below 1 MiB is nonsense */
+#define APIC_ADDR_MAX	0xfffff000UL
 
 struct acpi_rsdp {
 	char signature[8];		/* "RSD PTR " */
@@ -82,8 +87,9 @@ struct mp_config {
 #define MP_CPU_ENABLED		0x1
 #define MP_CPU_BSP		0x2
 
-static unsigned int nr_listed;
-static unsigned int nr_dropped;		/* beyond NR_CPUS */
+unsigned int fw_table_reports;
+
+#define fw_err(fmt, ...)	do { fw_table_reports++; pr_err(fmt, ##__VA_ARGS__); } while (0)
 
 static u8 sum_bytes(const void *p, size_t len)
 {
@@ -101,45 +107,188 @@ static int readable(unsigned long addr, unsigned long len)
 	return addr >= LOW_LIMIT && len <= TABLE_MAX_LEN && addr + len > addr;
 }
 
-/* Lists a CPU by APIC id; the boot CPU (boot_apic) always becomes CPU 0. */
-static void list_cpu(unsigned int apic_id, unsigned int boot_apic, const char *src)
+void fw_cpus_init(struct fw_cpus *l, unsigned int boot_apic)
 {
-	unsigned int cpu, i;
+	memset(l, 0, sizeof(*l));
+	l->boot_apic = boot_apic;
+	l->apic_base = APIC_DEFAULT_BASE;
+}
 
-	for (i = 0; i < nr_listed; i++)
-		if (x86_cpus[i].apic_id == apic_id) {
-			pr_warn("smp: %s lists APIC id %u twice; ignoring the second\n", src, apic_id);
-			return;
-		}
-	if (apic_id == boot_apic) {
-		cpu = 0;
-	} else if (nr_listed + (x86_cpus[0].state == CPU_ABSENT) >= NR_CPUS) {
-		pr_warn("smp: %s lists APIC id %u beyond NR_CPUS=%d: ignored\n", src, apic_id, NR_CPUS);
-		nr_dropped++;
-		return;
+static int fw_cpus_has(const struct fw_cpus *l, unsigned int apic_id)
+{
+	unsigned int i;
+
+	if (l->boot_listed && l->apic_id[0] == apic_id)
+		return 1;
+	for (i = 1; i <= l->nr_others; i++)
+		if (l->apic_id[i] == apic_id)
+			return 1;
+	return 0;
+}
+
+/* Lists an enabled CPU; the boot CPU goes to slot 0. */
+static void list_cpu(struct fw_cpus *l, unsigned int apic_id, const char *src)
+{
+	if (fw_cpus_has(l, apic_id)) {
+		pr_warn("smp: %s lists APIC id %u twice; ignoring the second\n", src, apic_id);
+	} else if (apic_id == l->boot_apic) {
+		l->apic_id[0] = apic_id;
+		l->boot_listed = 1;
+	} else if (l->nr_others + 1 >= CONFIG_NR_CPUS) {
+		pr_warn("smp: %s lists APIC id %u beyond NR_CPUS=%d: ignored\n", src, apic_id,
+			CONFIG_NR_CPUS);
+		l->dropped++;
 	} else {
-		cpu = nr_listed + (x86_cpus[0].state == CPU_ABSENT);
+		l->apic_id[++l->nr_others] = apic_id;
 	}
-	x86_cpus[cpu].apic_id = apic_id;
-	x86_cpus[cpu].state = CPU_LISTED;
-	nr_listed++;
+}
+
+static unsigned int fw_cpus_enabled(const struct fw_cpus *l)
+{
+	return l->boot_listed + l->nr_others + l->dropped;
+}
+
+/* Takes a local APIC address a table gives, if it is a plausible one. */
+static void set_apic_base(struct fw_cpus *l, u64 addr, const char *src)
+{
+	if (addr < APIC_ADDR_MIN || addr >= APIC_ADDR_MAX || (addr & 0xfff)) {
+		fw_err("smp: %s: local APIC address %#llx is implausible; keeping %#lx\n", src,
+		       (unsigned long long)addr, l->apic_base);
+		return;
+	}
+	l->apic_base = (unsigned long)addr;
 }
 
 /* Checks an ACPI table's length and checksum; 0 if usable. */
-static int acpi_table_ok(const struct acpi_header *h, unsigned long addr, size_t min)
+static int acpi_table_ok(const struct acpi_header *h, size_t min)
 {
+	unsigned long addr = (uintptr_t)h;
+
 	if (!readable(addr, sizeof(*h))) {
-		pr_err("smp: ACPI table at %#lx: address unusable\n", addr);
+		fw_err("smp: ACPI table at %#lx: address unusable\n", addr);
 		return -1;
 	}
 	if (h->length < min || !readable(addr, h->length)) {
-		pr_err("smp: ACPI %.4s at %#lx: bad length %u\n", h->signature, addr, h->length);
+		fw_err("smp: ACPI %.4s at %#lx: bad length %u\n", h->signature, addr, h->length);
 		return -1;
 	}
 	if (sum_bytes(h, h->length)) {
-		pr_err("smp: ACPI %.4s at %#lx: bad checksum\n", h->signature, addr);
+		fw_err("smp: ACPI %.4s at %#lx: bad checksum\n", h->signature, addr);
 		return -1;
 	}
+	return 0;
+}
+
+static int parse_madt_entries(const struct acpi_madt *m, struct fw_cpus *l)
+{
+	const u8 *e = (const u8 *)(m + 1), *end = (const u8 *)m + m->h.length;
+	unsigned int cpus = 0;
+
+	while (e < end) {
+		if (end - e < 2 || e[1] < 2 || e[1] > end - e) {
+			fw_err("smp: ACPI MADT: entry at offset %u runs past the table (length %u)\n",
+			       (unsigned int)(e - (const u8 *)m), end - e < 2 ? 0 : e[1]);
+			return -1;
+		}
+		if (e[0] == MADT_LAPIC && e[1] >= 8) {
+			u32 flags;
+
+			memcpy(&flags, e + 4, sizeof(flags));
+			cpus++;
+			if (flags & MADT_LAPIC_ENABLED)
+				list_cpu(l, e[3], "ACPI MADT");
+		} else if (e[0] == MADT_LAPIC_OVERRIDE && e[1] >= 12) {
+			u64 addr;
+
+			memcpy(&addr, e + 4, sizeof(addr));
+			set_apic_base(l, addr, "ACPI MADT override");
+		}
+		e += e[1];
+	}
+	pr_info("smp: ACPI MADT: %u local APIC(s), %u enabled, local APIC at %#lx\n",
+		cpus, fw_cpus_enabled(l), l->apic_base);
+	return 0;
+}
+
+int fw_parse_madt(const void *table, struct fw_cpus *l)
+{
+	const struct acpi_madt *m = table;
+
+	if (acpi_table_ok(&m->h, sizeof(*m)))
+		return -1;
+	if (memcmp(m->h.signature, "APIC", 4)) {
+		fw_err("smp: ACPI table at %p is %.4s, not a MADT\n", table, m->h.signature);
+		return -1;
+	}
+	set_apic_base(l, m->lapic_addr, "ACPI MADT");
+	return parse_madt_entries(m, l);
+}
+
+int fw_parse_rsdt(const void *table, struct fw_cpus *l)
+{
+	const struct acpi_header *rsdt = table;
+	unsigned int i, n;
+
+	if (acpi_table_ok(rsdt, sizeof(*rsdt)))
+		return -1;
+	if (memcmp(rsdt->signature, "RSDT", 4)) {
+		fw_err("smp: ACPI table at %p is %.4s, not an RSDT\n", table, rsdt->signature);
+		return -1;
+	}
+	n = (rsdt->length - sizeof(*rsdt)) / 4;
+	for (i = 0; i < n; i++) {
+		u32 addr;
+		const struct acpi_header *h;
+
+		memcpy(&addr, (const u8 *)(rsdt + 1) + 4 * i, sizeof(addr));
+		h = (const void *)(uintptr_t)addr;
+		if (!readable(addr, sizeof(*h))) {
+			fw_err("smp: ACPI RSDT entry %u: address %#x unusable; skipped\n", i, addr);
+			continue;
+		}
+		if (!memcmp(h->signature, "APIC", 4))
+			return fw_parse_madt(h, l);
+	}
+	pr_warn("smp: ACPI RSDT has no MADT\n");
+	return -1;
+}
+
+static int parse_mp_entries(const struct mp_config *c, struct fw_cpus *l)
+{
+	const u8 *e = (const u8 *)(c + 1), *end = (const u8 *)c + c->length;
+	unsigned int i;
+
+	for (i = 0; i < c->entries; i++) {
+		size_t len = e < end && e[0] == MP_PROCESSOR ? MP_PROCESSOR_LEN : MP_OTHER_LEN;
+
+		if (e >= end || (size_t)(end - e) < len || e[0] > 4) {
+			fw_err("smp: MP table: entry %u of %u at offset %u is bad or past the end\n",
+			       i, c->entries, (unsigned int)(e - (const u8 *)c));
+			return -1;
+		}
+		if (e[0] == MP_PROCESSOR && (e[3] & MP_CPU_ENABLED))
+			list_cpu(l, e[1], "MP table");
+		e += len;
+	}
+	return 0;
+}
+
+int fw_parse_mp_config(const void *table, struct fw_cpus *l)
+{
+	const struct mp_config *c = table;
+	unsigned long addr = (uintptr_t)table;
+
+	if (!readable(addr, sizeof(*c)) || memcmp(c->signature, "PCMP", 4) ||
+	    c->length < sizeof(*c) || sum_bytes(c, c->length)) {
+		fw_err("smp: MP configuration table at %#lx: bad signature, length or checksum\n",
+		       addr);
+		return -1;
+	}
+	set_apic_base(l, c->lapic_addr, "MP table");
+	if (parse_mp_entries(c, l))
+		return -1;
+	pr_info("smp: MP table: %u CPU(s) enabled, local APIC at %#lx\n", fw_cpus_enabled(l),
+		l->apic_base);
 	return 0;
 }
 
@@ -187,7 +336,7 @@ static const struct acpi_rsdp *find_rsdp(void)
 		p = scan(ebda, ebda + 1024, "RSD PTR ", 8);
 	while (!p || sum_bytes((const void *)(uintptr_t)p, sizeof(struct acpi_rsdp))) {
 		if (p && p >= BIOS_ROM_START)
-			pr_err("smp: ACPI RSDP at %#lx: bad checksum; looking on\n", p);
+			fw_err("smp: ACPI RSDP at %#lx: bad checksum; looking on\n", p);
 		if (p >= BIOS_ROM_START)
 			from = p + 16;
 		p = scan(from, BIOS_ROM_END, "RSD PTR ", 8);
@@ -197,68 +346,19 @@ static const struct acpi_rsdp *find_rsdp(void)
 	return (const struct acpi_rsdp *)(uintptr_t)p;
 }
 
-static int parse_madt(const struct acpi_madt *m, unsigned int boot_apic)
-{
-	const u8 *e = (const u8 *)(m + 1), *end = (const u8 *)m + m->h.length;
-	unsigned int cpus = 0;
-
-	apic_phys_base = m->lapic_addr;
-	while (e < end) {
-		if (end - e < 2 || e[1] < 2 || e[1] > end - e) {
-			pr_err("smp: ACPI MADT: entry at offset %u runs past the table (length %u)\n",
-			       (unsigned int)(e - (const u8 *)m), end - e < 2 ? 0 : e[1]);
-			return -1;
-		}
-		if (e[0] == MADT_LAPIC && e[1] >= 8) {
-			u32 flags;
-
-			memcpy(&flags, e + 4, sizeof(flags));
-			cpus++;
-			if (flags & MADT_LAPIC_ENABLED)
-				list_cpu(e[3], boot_apic, "ACPI MADT");
-		} else if (e[0] == MADT_LAPIC_OVERRIDE && e[1] >= 12) {
-			u64 addr;
-
-			memcpy(&addr, e + 4, sizeof(addr));
-			if (addr < 0xfffff000ULL)
-				apic_phys_base = (unsigned long)addr;
-		}
-		e += e[1];
-	}
-	pr_info("smp: ACPI MADT: %u local APIC(s), %u enabled, local APIC at %#lx\n",
-		cpus, nr_listed + nr_dropped, apic_phys_base);
-	return 0;
-}
-
 /* The CPUs from the ACPI MADT; -1 if there is no usable one. */
-static int acpi_find_cpus(unsigned int boot_apic)
+static int acpi_find_cpus(struct fw_cpus *l)
 {
 	const struct acpi_rsdp *rsdp = find_rsdp();
-	const struct acpi_header *rsdt;
-	unsigned int i, n;
 
 	if (!rsdp)
 		return -1;
-	rsdt = (const void *)(uintptr_t)rsdp->rsdt;
-	if (acpi_table_ok(rsdt, rsdp->rsdt, sizeof(*rsdt)) || memcmp(rsdt->signature, "RSDT", 4)) {
-		pr_err("smp: ACPI RSDP at %p: no valid RSDT at %#x\n", (const void *)rsdp, rsdp->rsdt);
+	if (!readable(rsdp->rsdt, sizeof(struct acpi_header))) {
+		fw_err("smp: ACPI RSDP at %p: RSDT address %#x unusable\n", (const void *)rsdp,
+		       rsdp->rsdt);
 		return -1;
 	}
-	n = (rsdt->length - sizeof(*rsdt)) / 4;
-	for (i = 0; i < n; i++) {
-		u32 addr;
-		const struct acpi_header *h;
-
-		memcpy(&addr, (const u8 *)(rsdt + 1) + 4 * i, sizeof(addr));
-		h = (const void *)(uintptr_t)addr;
-		if (!readable(addr, sizeof(*h)) || memcmp(h->signature, "APIC", 4))
-			continue;
-		if (acpi_table_ok(h, addr, sizeof(struct acpi_madt)))
-			return -1;
-		return parse_madt((const void *)h, boot_apic);
-	}
-	pr_warn("smp: ACPI RSDT has no MADT\n");
-	return -1;
+	return fw_parse_rsdt((const void *)(uintptr_t)rsdp->rsdt, l);
 }
 
 /* A valid MP floating pointer structure, or NULL. */
@@ -282,89 +382,59 @@ static const struct mp_floating *find_mp_floating(void)
 
 			if (f->length == 1 && !sum_bytes(f, 16))
 				return f;
-			pr_err("smp: MP floating pointer at %#lx: bad length or checksum\n", p);
+			fw_err("smp: MP floating pointer at %#lx: bad length or checksum\n", p);
 		}
 	}
 	return NULL;
 }
 
-static int parse_mp_entries(const struct mp_config *c, unsigned int boot_apic)
-{
-	const u8 *e = (const u8 *)(c + 1), *end = (const u8 *)c + c->length;
-	unsigned int i;
-
-	for (i = 0; i < c->entries; i++) {
-		size_t len = e < end && e[0] == MP_PROCESSOR ? MP_PROCESSOR_LEN : MP_OTHER_LEN;
-
-		if (e >= end || (size_t)(end - e) < len || e[0] > 4) {
-			pr_err("smp: MP table: entry %u of %u at offset %u is bad or past the end\n",
-			       i, c->entries, (unsigned int)(e - (const u8 *)c));
-			return -1;
-		}
-		if (e[0] == MP_PROCESSOR && (e[3] & MP_CPU_ENABLED))
-			list_cpu(e[1], boot_apic, "MP table");
-		e += len;
-	}
-	return 0;
-}
-
 /* The CPUs from the MP configuration table; -1 if there is no usable one. */
-static int mp_find_cpus(unsigned int boot_apic)
+static int mp_find_cpus(struct fw_cpus *l)
 {
 	const struct mp_floating *f = find_mp_floating();
-	const struct mp_config *c;
 
 	if (!f)
 		return -1;
 	if (!f->config) {
-		pr_err("smp: MP default configuration %u (no table) is not supported\n", f->features[0]);
+		fw_err("smp: MP default configuration %u (no table) is not supported\n",
+		       f->features[0]);
 		return -1;
 	}
-	c = (const void *)(uintptr_t)f->config;
-	if (!readable(f->config, sizeof(*c)) || memcmp(c->signature, "PCMP", 4) ||
-	    c->length < sizeof(*c) || sum_bytes(c, c->length)) {
-		pr_err("smp: MP configuration table at %#x: bad signature, length or checksum\n",
-		       f->config);
-		return -1;
-	}
-	apic_phys_base = c->lapic_addr;
-	if (parse_mp_entries(c, boot_apic))
-		return -1;
-	pr_info("smp: MP table: %u CPU(s) enabled, local APIC at %#lx\n",
-		nr_listed + nr_dropped, apic_phys_base);
-	return 0;
+	return fw_parse_mp_config((const void *)(uintptr_t)f->config, l);
 }
 
-/* Forgets what a half-parsed table listed. */
-static void unlist_all(void)
+/* Makes what a table listed the kernel's CPUs: the boot CPU is CPU 0. */
+static unsigned int take_cpus(const struct fw_cpus *l)
 {
 	unsigned int i;
 
-	for (i = 0; i < NR_CPUS; i++)
-		x86_cpus[i].state = CPU_ABSENT;
-	nr_listed = nr_dropped = 0;
-	apic_phys_base = APIC_DEFAULT_BASE;
+	for (i = 0; i <= l->nr_others; i++) {
+		x86_cpus[i].apic_id = l->apic_id[i];
+		x86_cpus[i].state = CPU_LISTED;
+	}
+	apic_phys_base = l->apic_base;
+	return l->nr_others + 1;
 }
 
 unsigned int firmware_find_cpus(void)
 {
+	static struct fw_cpus l;	/* __init data in spirit: used once, at boot */
 	unsigned int boot_apic = apic_read_id();
 
-	if (acpi_find_cpus(boot_apic)) {
-		unlist_all();
-		if (mp_find_cpus(boot_apic)) {
-			unlist_all();
+	fw_cpus_init(&l, boot_apic);
+	if (acpi_find_cpus(&l)) {
+		fw_cpus_init(&l, boot_apic);
+		if (mp_find_cpus(&l)) {
 			pr_warn("smp: no usable ACPI MADT or MP table: one CPU\n");
 			return 0;
 		}
 	}
-	if (x86_cpus[0].state != CPU_LISTED) {
+	if (!l.boot_listed) {
 		pr_err("smp: the firmware tables do not list the boot CPU (APIC id %u): one CPU\n",
 		       boot_apic);
-		unlist_all();
 		return 0;
 	}
-	if (apic_phys_base != APIC_DEFAULT_BASE)
-		pr_info("smp: local APIC at a non-default address %#lx\n", apic_phys_base);
-	return nr_listed;
+	if (l.apic_base != APIC_DEFAULT_BASE)
+		pr_info("smp: local APIC at a non-default address %#lx\n", l.apic_base);
+	return take_cpus(&l);
 }
