@@ -12,6 +12,7 @@
 #include <tiny/kernel.h>
 #include <tiny/irqflags.h>
 #include <tiny/ktest.h>
+#include <tiny/mm.h>
 #include <tiny/smp.h>
 #include <tiny/spinlock.h>
 #include <tiny/timer.h>
@@ -235,6 +236,58 @@ static void ticket_lock_trylock(struct ktest *t)
 	arch_spin_unlock(&l);
 }
 
+/* Every AP runs on its own stack with an unmapped page right below it. */
+static void ap_stacks_have_guard_pages(struct ktest *t)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu) {
+		const struct x86_cpu *c = &x86_cpus[cpu];
+
+		if (!cpu)
+			continue;
+		KTEST_EXPECT_EQ(t, c->stack_hi - c->stack_lo, 4 * PAGE_SIZE);
+		KTEST_EXPECT_EQ(t, paging_entry(c->stack_lo - PAGE_SIZE) & PAGING_PRESENT, 0u);
+		KTEST_EXPECT_NE(t, paging_entry(c->stack_lo) & PAGING_PRESENT, 0u);
+		KTEST_EXPECT_NE(t, paging_entry(c->stack_hi - 1) & PAGING_PRESENT, 0u);
+	}
+}
+
+/* A guard page inside a 4 MiB page splits it into a page table that maps
+ * the other 1023 pages exactly as before; the guard's own entry is empty. */
+static void guard_page_splits_a_large_page(struct ktest *t)
+{
+	struct page *block = alloc_pages(GFP_KERNEL, MAX_ORDER - 1);
+	unsigned long base, guard, a;
+	u32 before, e;
+	unsigned int bad = 0;
+
+	if (!block) {
+		ktest_skip(t, "no free 4 MiB block");
+		return;
+	}
+	base = (unsigned long)(uintptr_t)page_address(block);
+	guard = base + 5 * PAGE_SIZE;
+	before = paging_entry(guard);
+	if (!(before & PAGING_LARGE)) {
+		__free_pages(block, MAX_ORDER - 1);
+		ktest_skip(t, "the block at %#lx is not mapped by a 4 MiB page", base);
+		return;
+	}
+	KTEST_ASSERT_EQ(t, paging_guard_page(guard), 0);
+	KTEST_EXPECT_EQ(t, paging_entry(guard), 0u);
+	for (a = base & ~0x3fffffUL; a < (base & ~0x3fffffUL) + 0x400000UL; a += PAGE_SIZE) {
+		e = paging_entry(a);
+		if (a != guard && (e & PAGING_LARGE || (e & ~0xfffu) != a ||
+				   (e & 0x1f) != (before & 0x1f)))
+			bad++;
+	}
+	KTEST_EXPECT_EQ(t, bad, 0u);
+	paging_unguard_page(guard);
+	KTEST_EXPECT_EQ(t, paging_entry(guard), (u32)guard | (before & 0x3));
+	__free_pages(block, MAX_ORDER - 1);
+}
+
 static const struct ktest_case smp_arch_cases[] = {
 	KTEST_CASE(all_listed_cpus_online),
 	KTEST_CASE(call_function_reaches_others),
@@ -244,6 +297,8 @@ static const struct ktest_case smp_arch_cases[] = {
 	KTEST_CASE(every_cpu_ticks),
 	KTEST_CASE(ticket_lock_trylock),
 	KTEST_CASE(ticket_lock_keeps_count_exact),
+	KTEST_CASE(ap_stacks_have_guard_pages),
+	KTEST_CASE(guard_page_splits_a_large_page),
 	{}
 };
 

@@ -330,21 +330,24 @@ def iso_case(hotkey, alloc):
 
 # ---- exceptions fail the run -----------------------------------------------------------
 
-def fault_case(kind, name):
+def fault_case(kind, name, *needles, smp=1):
+    """fault=KIND makes the kernel raise an exception on purpose: the report
+    names it (and says what the needles say), the kernel panics and the
+    run fails; with smp > 1 the other CPUs are stopped."""
     def case():
         log = work(f"fault-{kind}.log")
-        status, text = qemu_run(log, "--kernel", kernel("slob"), "--append",
+        status, text = qemu_run(log, "--kernel", kernel("slob"), "--smp", str(smp), "--append",
                                 f"fault={kind} selftest", timeout=60)
         problems = []
         if status != 1:
             problems.append(f"qemu-run status {status}, expected 1 (the kernel reports failure)")
-        expect_in(text, problems, f"*** {name} (vector", "EIP:", "EAX:", "Kernel panic")
+        expect_in(text, problems, f"*** {name} (vector", "EIP:", "EAX:", "Kernel panic", *needles)
         r = subprocess.run([PY, os.path.join(ROOT, "scripts/ktap.py"), log],
                            capture_output=True, text=True)
         if r.returncode != 1 or f"CPU exception: {name}" not in r.stdout:
             problems.append("ktap.py does not fail the run naming the exception")
         return problems, text
-    case.__name__ = f"fault_{kind}_reported"
+    case.__name__ = f"fault_{kind.replace('-', '_')}_reported"
     return case
 
 
@@ -712,7 +715,9 @@ CASES = [
     iso_case("s", "slob"),
     fault_case("divide", "divide error"),
     fault_case("null", "page fault"),
-    fault_case("stack", "double fault"),
+    fault_case("stack", "double fault", "is in the guard page below CPU 0's stack"),
+    fault_case("stack-ap", "double fault", "on CPU 1:", "is in the guard page below CPU 1's stack",
+               "(on CPU 1; the other CPUs are stopped)", smp=2),
     console_ctrl_c,
     console_input_limits,
     console_paste,

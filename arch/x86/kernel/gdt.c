@@ -10,6 +10,7 @@
  */
 #include <tiny/kernel.h>
 #include <tiny/string.h>
+#include <tiny/mm.h>
 #include <tiny/smp.h>
 #include <arch/desc.h>
 #include <arch/processor.h>
@@ -144,15 +145,30 @@ void gdt_set_df_cr3(unsigned long cr3)
 		cpu_tables[i].df_tss.cr3 = cr3;
 }
 
+/* Says whether esp ran into the guard page below this CPU's stack. */
+static void explain_stack_overflow(unsigned int cpu, unsigned long esp)
+{
+	unsigned long lo, hi;
+
+	arch_stack_bounds(&lo, &hi);
+	if (esp >= lo - PAGE_SIZE && esp <= lo)
+		printk(KERN_EMERG "stack overflow: ESP %08lx is in the guard page below CPU %u's "
+		       "stack %08lx-%08lx\n", esp, cpu, lo, hi - 1);
+	else
+		printk(KERN_EMERG "ESP %08lx; CPU %u's stack is %08lx-%08lx\n", esp, cpu, lo, hi - 1);
+}
+
 /* Entered by a task switch when a fault happens while delivering a fault
  * (typically a stack overflow).  Reports the interrupted task's registers,
  * which the CPU saved in its TSS, and panics. */
 void double_fault_task(void)
 {
-	const struct tss *t = &cpu_tables[smp_processor_id()].tss;
+	unsigned int cpu = smp_processor_id();
+	const struct tss *t = &cpu_tables[cpu].tss;
 
 	printk(KERN_EMERG "*** double fault (vector 8) on CPU %u: the kernel stack is probably exhausted\n",
-	       smp_processor_id());
+	       cpu);
+	explain_stack_overflow(cpu, t->esp);
 	printk(KERN_EMERG "EIP: %08x  ESP: %08x  EBP: %08x  EFLAGS: %08x\n",
 	       t->eip, t->esp, t->ebp, t->eflags);
 	printk(KERN_EMERG "EAX: %08x  EBX: %08x  ECX: %08x  EDX: %08x\n",

@@ -3,11 +3,14 @@
  * Virtual addresses equal physical ones, as before paging, but three kinds
  * of access now fault with a report instead of corrupting memory: the page
  * at address 0 (NULL pointer dereferences), the guard page below the boot
- * stack (stack overflow), and writes to kernel text and read-only data.
- * The first 4 MiB use a 4 KiB page table for that; the rest of the 4 GiB
- * is mapped with 4 MiB pages.
+ * stack and below each AP's stack (stack overflow), and writes to kernel
+ * text and read-only data.  The first 4 MiB use a 4 KiB page table for
+ * that; the rest of the 4 GiB is mapped with 4 MiB pages, and a 4 MiB page
+ * that comes to hold an AP's guard page is split into a page table of its
+ * own, with the same frames and attributes.
  */
 #include <tiny/kernel.h>
+#include <tiny/mm.h>
 #include <arch/desc.h>
 #include <arch/processor.h>
 
@@ -80,6 +83,60 @@ void paging_set_uncached(unsigned long addr)
 		return;		/* the first 4 MiB hold only RAM and ROM */
 	page_dir[i] |= PTE_PCD | PTE_PWT;
 	__asm__ __volatile__("invlpg (%0)" : : "r"(addr) : "memory");
+}
+
+/* A page table mapping the 4 MiB page i exactly as its PDE did (same
+ * frames, same cache attributes); -1 if no page for it. */
+static int split_large_page(unsigned int i)
+{
+	u32 pde = page_dir[i], attrs = pde & (PTE_PRESENT | PTE_WRITE | PTE_PCD | PTE_PWT);
+	u32 *table = (u32 *)(uintptr_t)__get_free_page(GFP_KERNEL);
+	unsigned int j;
+
+	if (!table)
+		return -1;
+	for (j = 0; j < 1024; j++)
+		table[j] = ((u32)i << 22) + ((u32)j << 12) + attrs;
+	page_dir[i] = (u32)(uintptr_t)table | PTE_PRESENT | PTE_WRITE;
+	write_cr3(read_cr3());		/* drop the 4 MiB translation */
+	return 0;
+}
+
+/* Unmaps the page at addr (page-aligned), so that touching it faults: 0,
+ * or -1 if a page table could not be had.  Process context; another CPU
+ * may use a translation it cached until its TLB is flushed, so the guards
+ * of the AP stacks are made before the APs start. */
+int paging_guard_page(unsigned long addr)
+{
+	unsigned int i = addr >> 22;
+	u32 *table;
+
+	if (i && (page_dir[i] & PDE_LARGE) && split_large_page(i))
+		return -1;
+	table = (u32 *)(uintptr_t)(page_dir[i] & ~0xfffu);
+	table[(addr >> 12) & 1023] = 0;
+	__asm__ __volatile__("invlpg (%0)" : : "r"(addr) : "memory");
+	return 0;
+}
+
+/* Maps the page at addr again (a guard page whose block goes back to the
+ * page allocator; the self-tests).  Boot CPU or any CPU, as for the guard. */
+void paging_unguard_page(unsigned long addr)
+{
+	u32 *table = (u32 *)(uintptr_t)(page_dir[addr >> 22] & ~0xfffu);
+
+	table[(addr >> 12) & 1023] = (u32)(addr & ~0xfffUL) | PTE_PRESENT | PTE_WRITE;
+}
+
+/* The entry that maps addr: a 4 KiB PTE, or the 4 MiB PDE (PAGING_LARGE
+ * set); 0 if addr is unmapped.  For the self-tests. */
+u32 paging_entry(unsigned long addr)
+{
+	u32 pde = page_dir[addr >> 22];
+
+	if (!(pde & PTE_PRESENT) || (pde & PDE_LARGE))
+		return pde;
+	return ((const u32 *)(uintptr_t)(pde & ~0xfffu))[(addr >> 12) & 1023];
 }
 
 /* The page directory, for the APs' start-up code. */

@@ -24,7 +24,8 @@
 #include <arch/desc.h>
 #include <arch/processor.h>
 
-#define AP_STACK_ORDER	2		/* 16 KiB, as the boot stack */
+#define AP_STACK_PAGES	4		/* 16 KiB, as the boot stack */
+#define AP_STACK_ORDER	3		/* the block the stack and its guard come from */
 #define AP_TIMEOUT_MS	2000		/* multi-threaded TCG on a busy host is slow */
 #define LOW_RAM_END	0xa0000UL	/* the trampoline must sit below it */
 #define CPUID_APIC	(1u << 9)
@@ -176,20 +177,36 @@ static int wait_online(struct x86_cpu *c)
 	return 0;
 }
 
+/* Gives CPU cpu a stack of AP_STACK_PAGES with an unmapped guard page
+ * below it (an overflow double-faults with a report instead of corrupting
+ * the page below): 0, or -1 reported.  The pages past the stack go back
+ * to the page allocator.  Boot CPU, before any AP runs (paging_guard_page). */
+static int alloc_guarded_stack(unsigned int cpu)
+{
+	struct x86_cpu *c = &x86_cpus[cpu];
+	struct page *page = alloc_pages(GFP_KERNEL, AP_STACK_ORDER);
+	unsigned long guard;
+
+	if (!page) {
+		pr_err("smp: no memory for CPU %u's stack: left out\n", cpu);
+		return -1;
+	}
+	split_page_block(page, AP_STACK_ORDER, AP_STACK_PAGES + 1);
+	guard = (unsigned long)(uintptr_t)page_address(page);
+	if (paging_guard_page(guard))
+		pr_warn("smp: no page table for CPU %u's stack guard: its stack is unguarded\n",
+			cpu);
+	c->stack_lo = guard + PAGE_SIZE;
+	c->stack_hi = c->stack_lo + AP_STACK_PAGES * PAGE_SIZE;
+	return 0;
+}
+
 static void boot_one_cpu(unsigned int cpu)
 {
 	struct x86_cpu *c = &x86_cpus[cpu];
-	unsigned long stack = __get_free_pages(GFP_KERNEL, AP_STACK_ORDER);
 
-	if (!stack) {
-		pr_err("smp: no memory for CPU %u's stack: left out\n", cpu);
-		c->state = CPU_FAILED;
-		return;
-	}
 	c->self = c;
 	c->cpu = cpu;
-	c->stack_lo = stack;
-	c->stack_hi = stack + (PAGE_SIZE << AP_STACK_ORDER);
 	ap_boot_stack = c->stack_hi;
 	ap_boot_cpu = cpu;
 	c->state = CPU_BOOTING;
@@ -205,6 +222,30 @@ static void boot_one_cpu(unsigned int cpu)
 		return;		/* its stack stays allocated: it may have run on it */
 	}
 	pr_info("smp: CPU %u (APIC id %u) online\n", cpu, c->apic_id);
+}
+
+/* Each listed CPU that maxcpus= lets start gets its stack (stack_hi set);
+ * the others are left out, reported. */
+static void prepare_cpus(void)
+{
+	unsigned int cpu, n = 1;
+
+	for (cpu = 1; cpu < NR_CPUS; cpu++) {
+		struct x86_cpu *c = &x86_cpus[cpu];
+
+		if (c->state != CPU_LISTED)
+			continue;
+		if (n >= max_cpus) {
+			pr_info("smp: CPU %u (APIC id %u) left out: maxcpus=%u\n",
+				cpu, c->apic_id, max_cpus);
+			continue;
+		}
+		if (alloc_guarded_stack(cpu)) {
+			c->state = CPU_FAILED;
+			continue;
+		}
+		n++;
+	}
 }
 
 static unsigned long tsc_to_us(u64 cycles)
@@ -227,16 +268,10 @@ void smp_boot_cpus(void)
 	ap_boot_cr3 = read_cr3();
 	ap_boot_cr4 = read_cr4();
 	t0 = rdtsc();
-	for (cpu = 1; cpu < NR_CPUS; cpu++) {
-		if (x86_cpus[cpu].state != CPU_LISTED)
-			continue;
-		if (num_online_cpus() >= max_cpus) {
-			pr_info("smp: CPU %u (APIC id %u) left out: maxcpus=%u\n",
-				cpu, x86_cpus[cpu].apic_id, max_cpus);
-			continue;
-		}
-		boot_one_cpu(cpu);
-	}
+	prepare_cpus();
+	for (cpu = 1; cpu < NR_CPUS; cpu++)
+		if (x86_cpus[cpu].state == CPU_LISTED && x86_cpus[cpu].stack_hi)
+			boot_one_cpu(cpu);
 	pr_info("smp: %u of %u CPUs online; starting the APs took %lu us, "
 		"all online %lu ms after the machine's reset (both by the TSC)\n",
 		num_online_cpus(), nr_listed_cpus, tsc_to_us(rdtsc() - t0), tsc_to_us(rdtsc()) / 1000);

@@ -213,6 +213,37 @@ static noinline int recurse_forever(volatile char *prev)
 	return recurse_forever(pad) + pad[1];
 }
 
+#ifdef CONFIG_SMP
+/* Runs on every other CPU (IPI); overflows CPU 1's stack, the others return. */
+static void overflow_cpu1_stack(void *unused)
+{
+	volatile char start[2] = { 0, 0 };
+
+	(void)unused;
+	if (smp_processor_id() == 1)
+		recurse_forever(start);
+}
+
+/* fault=stack-ap: makes CPU 1 overflow its own stack, from an IPI. */
+static int trigger_ap_stack_overflow(void)
+{
+	if (!cpu_online(1)) {
+		pr_err("fault=stack-ap: CPU 1 is not online (boot with 2 CPUs or more)\n");
+		return 0;
+	}
+	smp_call_function(overflow_cpu1_stack, NULL, 0);
+	mdelay(2000);		/* CPU 1's double fault panics and stops this CPU first */
+	pr_err("fault=stack-ap: CPU 1 did not fault\n");
+	return 0;
+}
+#else
+static int trigger_ap_stack_overflow(void)
+{
+	pr_err("fault=stack-ap: needs an SMP kernel\n");
+	return 0;
+}
+#endif
+
 int arch_trigger_fault(const char *kind)
 {
 	volatile int zero = 0, dividend = 1;
@@ -228,5 +259,7 @@ int arch_trigger_fault(const char *kind)
 		__asm__ __volatile__("movl %0, %%ds" : : "r"(0x7f8));
 	else if (!strcmp(kind, "stack"))
 		return recurse_forever(start);
+	else if (!strcmp(kind, "stack-ap"))
+		return trigger_ap_stack_overflow();
 	return -1;
 }

@@ -102,6 +102,17 @@ void ap_start_kernel(void);
  * addr uncached (for the APIC's registers). */
 void paging_set_uncached(unsigned long addr);
 unsigned long paging_cr3(void);
+/* Unmaps the page at addr (page-aligned) so that touching it faults, for a
+ * stack's guard page: 0, or -1 (no page for a page table).  Process
+ * context; other CPUs may keep a cached translation (guard before the APs
+ * start). */
+int paging_guard_page(unsigned long addr);
+/* Maps a guard page again, writable (the self-tests give its block back). */
+void paging_unguard_page(unsigned long addr);
+/* The 4 KiB PTE or 4 MiB PDE (PAGING_LARGE set) mapping addr, 0 if none. */
+u32 paging_entry(unsigned long addr);
+#define PAGING_PRESENT	0x001u
+#define PAGING_LARGE	0x080u
 #endif /* __ASSEMBLER__ */
 
 #endif /* ARCH_APIC_H */
