@@ -16,7 +16,7 @@ void kmem_bad_free(const char *fn, const void *obj, const char *why, void *calle
 	counter_inc(&kmem_bad_free_count);
 	ktest_count_report();
 	caller = kmem_debug_bad_free(obj, caller);
-	pr_err("%s: bad pointer %p from %p: %s; ignored\n", fn, obj, caller, why);
+	pr_err("%s: bad pointer %p from %pS: %s; ignored\n", fn, obj, caller, why);
 }
 
 void kmem_debug_validate(const char *op, const void *obj)
@@ -32,7 +32,9 @@ void kmem_debug_validate(const char *op, const void *obj)
 
 /* The helpers allocate on behalf of their caller: each passes its own
  * return address down (<tiny/slab.h>, kmalloc_track_caller), so that the
- * debugging layer names the driver's function, not the helper. */
+ * debugging layer names the driver's function, not the helper.  Without
+ * the layer no site is recorded, and kcalloc and kstrdup call kzalloc and
+ * kmemdup as they always did: the kernel is as small as before. */
 
 void *kzalloc(size_t size, gfp_t flags)
 {
@@ -43,6 +45,8 @@ void *kcalloc(size_t n, size_t size, gfp_t flags)
 {
 	if (size && n > (size_t)-1 / size)
 		return NULL;
+	if (!IS_ENABLED(CONFIG_DEBUG_KMEM))
+		return kzalloc(n * size, flags);
 	return kmalloc_track_caller(n * size, flags | __GFP_ZERO, __builtin_return_address(0));
 }
 
@@ -88,7 +92,11 @@ void *kmemdup(const void *src, size_t len, gfp_t flags)
 
 char *kstrdup(const char *s, gfp_t flags)
 {
-	return s ? kmemdup_caller(s, strlen(s) + 1, flags, __builtin_return_address(0)) : NULL;
+	if (!s)
+		return NULL;
+	if (!IS_ENABLED(CONFIG_DEBUG_KMEM))
+		return kmemdup(s, strlen(s) + 1, flags);
+	return kmemdup_caller(s, strlen(s) + 1, flags, __builtin_return_address(0));
 }
 
 /*

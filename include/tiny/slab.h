@@ -151,7 +151,8 @@ void kmem_report(void);
 int kmem_validate(void);
 
 /* For the allocators (mm/util.c): reports an invalid kfree()/kmem_cache_free()
- * argument with the caller's address, and counts it. */
+ * argument with the caller (%pS; the debugging layer's caller when the
+ * layer passed the call on: kmem_debug_bad_free()), and counts it. */
 void kmem_bad_free(const char *fn, const void *obj, const char *why, void *caller);
 extern unsigned long kmem_bad_free_count;
 /* With CONFIG_DEBUG_KMEM_VALIDATE: runs kmem_validate() after an operation
