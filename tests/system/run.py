@@ -705,6 +705,45 @@ def gdb_helpers_case(alloc):
     return case
 
 
+def build_tweaked(name, alloc, *tweaks):
+    """build/system/<name>/vmlinux: <alloc>_defconfig with kconfig-tweak's
+    arguments tweaks, built (-j2); returns its path."""
+    out = work(name)
+    make = ["make", "-s", "-C", ROOT, f"O={out}"]
+    subprocess.run(make + [f"{alloc}_defconfig"], check=True)
+    subprocess.run(["kconfig-tweak", "--file", os.path.join(out, ".config")] + list(tweaks),
+                   check=True)
+    subprocess.run(make + ["olddefconfig"], check=True)
+    subprocess.run(make + ["-j2"], check=True)
+    return os.path.join(out, "vmlinux")
+
+
+def gdb_dmesg_without_log_buf():
+    """A kernel built with LOG_BUF_SHIFT=0 has no log_buf: it boots to its
+    console all the same, and ts-dmesg says there is no log buffer (the
+    other helpers still work)."""
+    problems, port = [], free_port()
+    vmlinux = build_tweaked("nolog-slab", "slab", "--set-val", "LOG_BUF_SHIFT", "0",
+                            "--disable", "SELFTEST", "--disable", "SMP")
+    syms = subprocess.run(["i686-linux-gnu-nm", vmlinux], capture_output=True, text=True,
+                          check=True).stdout
+    if re.search(r" log_(buf|end)$", syms, re.M):
+        problems.append("LOG_BUF_SHIFT=0, yet the kernel has log_buf or log_end")
+    with QemuConsole(["--kernel", vmlinux, "--gdb", str(port)], timeout=60) as q:
+        q.expect(r"tinyslab> ")
+        q.send("buddyinfo\r")
+        own = q.expect(r"tinyslab> ")
+        out = run_gdb(vmlinux, port, ["ts-dmesg", "ts-buddyinfo"])
+        expect_in(out, problems, "ts-dmesg: this kernel has no log buffer (built with "
+                  "LOG_BUF_SHIFT=0)", "Node 0, zone")
+        if "Node 0, zone" in own and report_lines(own)[:1] != report_lines(out)[:1]:
+            problems.append(f"ts-buddyinfo {report_lines(out)[:1]} is not the kernel's "
+                            f"{report_lines(own)[:1]}")
+        q.send("halt\r")
+        q.wait_exit()
+    return problems, out[-1500:]
+
+
 CASES = [
     console_case("slab"),
     console_case("slob"),
@@ -727,6 +766,7 @@ CASES = [
     compare_tool,
     gdb_helpers_case("slab"),
     gdb_helpers_case("slob"),
+    gdb_dmesg_without_log_buf,
     smp_console_case("slab"),
     smp_console_case("slob"),
     smp_cpus_left_out,
