@@ -547,6 +547,52 @@ def kmem_debug_console_case(alloc):
     return case
 
 
+TRACE_LINE = re.compile(r"kmem_debug: (alloc|free) (\S+) (\d+) bytes (?:= )?(0x[0-9a-f]+) by (\S+)$")
+
+
+def kmem_debug_trace_case(alloc):
+    """A *_debug kernel booted with kmem_debug=T,kstress_640 prints one line per
+    allocation and free of that cache during smpbench (which also allocates
+    from kstress_192 and kmalloc): the operation, the cache, 640 bytes, the
+    object and the caller by name (a function of kernel/kmem_stress.c); every
+    object allocated is freed; no line for any other cache or kmalloc()."""
+    def case():
+        problems = []
+        with QemuConsole(["--kernel", kernel(alloc + "_debug"),
+                          "--append", "kmem_debug=T,kstress_640 console"], timeout=120) as q:
+            q.expect(r"tinyslab> ")
+            q.send("smpbench 300\r")
+            out = strip(q.expect(r"tinyslab> ", timeout=120))
+            q.send("halt\r")
+            q.wait_exit(30)
+            lines = [x.strip() for x in out.splitlines() if "kmem_debug: " in x]
+            live, allocs = set(), 0
+            for x in lines:
+                m = TRACE_LINE.search(x)
+                if not m:
+                    problems.append(f"not a T line: {x!r}")
+                    continue
+                op, cache, size, obj, site = m.groups()
+                if cache != "kstress_640" or size != "640":
+                    problems.append(f"a line for another cache or size: {x!r}")
+                if not re.match(r"(kmem_)?stress_\w+\+0x[0-9a-f]+/0x[0-9a-f]+$", site):
+                    problems.append(f"the caller is not a function of kmem_stress.c: {x!r}")
+                if op == "alloc":
+                    allocs += 1
+                    live.add(obj)
+                elif obj in live:
+                    live.remove(obj)
+                else:
+                    problems.append(f"a free of an object not allocated: {x!r}")
+            if allocs < 5:
+                problems.append(f"only {allocs} allocation lines for kstress_640")
+            if live:
+                problems.append(f"{len(live)} objects allocated and never freed")
+            return problems[:10], q.log[-3000:]
+    case.__name__ = f"kmem_debug_trace_{alloc}"
+    return case
+
+
 def smp_console_case(alloc):
     """-smp 4: every CPU online in the boot log and in "cpus", stress still clean."""
     def case():
@@ -772,6 +818,8 @@ CASES = [
     smp_cpus_left_out,
     kmem_debug_console_case("slab"),
     kmem_debug_console_case("slob"),
+    kmem_debug_trace_case("slab"),
+    kmem_debug_trace_case("slob"),
 ]
 
 
