@@ -287,16 +287,16 @@ build_cost = $(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1)-cost-$(2) $(1)_de
 ##             (KALLSYMS, the log buffer, DEBUG_KMEM, FAULT_INJECTION) costs the SLAB kernel
 sizes:
 	$(Q)$(DEPS) build python
-	$(Q)$(call build_up,slab)
-	$(Q)$(call build_up,slob)
-	$(Q)$(call build_notest,slab)
-	$(Q)$(call build_notest,slob)
-	$(Q)$(call build_defconfig,slab)
-	$(Q)$(call build_defconfig,slob)
-	$(Q)$(call build_cost,slab,kallsyms,--disable KALLSYMS)
-	$(Q)$(call build_cost,slab,logbuf,--set-val LOG_BUF_SHIFT 0)
-	$(Q)$(call build_cost,slab,debug_kmem,--enable DEBUG_KMEM)
-	$(Q)$(call build_cost,slab,fault_injection,--enable FAULT_INJECTION)
+	+$(Q)$(call build_up,slab)
+	+$(Q)$(call build_up,slob)
+	+$(Q)$(call build_notest,slab)
+	+$(Q)$(call build_notest,slob)
+	+$(Q)$(call build_defconfig,slab)
+	+$(Q)$(call build_defconfig,slob)
+	+$(Q)$(call build_cost,slab,kallsyms,--disable KALLSYMS)
+	+$(Q)$(call build_cost,slab,logbuf,--set-val LOG_BUF_SHIFT 0)
+	+$(Q)$(call build_cost,slab,debug_kmem,--enable DEBUG_KMEM)
+	+$(Q)$(call build_cost,slab,fault_injection,--enable FAULT_INJECTION)
 	$(Q)$(PYTHON) $(srctree)/scripts/sizes $(BUILD)/slab-up $(BUILD)/slob-up \
 		$(BUILD)/slab-notest $(BUILD)/slob-notest --smp $(BUILD)/slab $(BUILD)/slob \
 		--costs $(addprefix $(BUILD)/slab-cost-,kallsyms logbuf debug_kmem fault_injection)
