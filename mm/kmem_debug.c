@@ -16,8 +16,9 @@
  * registry does not know go to the allocator, whose own checks report
  * them, naming the layer's caller (forward_begin(), kmem_debug_bad_free()).
  * The site recorded is the caller of the API, or for kmalloc_track_caller()
- * and its kin (the helpers of mm/util.c) the caller it is given.  Freed objects with P are poisoned and wait in a FIFO quarantine
- * (bounded by count and bytes) before the allocator gets them back; their
+ * and its kin (the helpers of mm/util.c) the caller it is given.  Freed
+ * objects with P are poisoned and wait in a FIFO quarantine (bounded by
+ * count and bytes) before the allocator gets them back; their
  * poison and red zones are checked when they leave.  A debugged cache with
  * a constructor gets it run by the layer on every allocation and its
  * destructor on every free (SLOB's contract, for SLAB too), so the whole

@@ -127,6 +127,14 @@ static noinline void forward_bad_cache_free(struct kmem_cache *c, void *p)
 	site_calls++;
 }
 
+static noinline int forward_bad_destroy(struct kmem_cache *c)
+{
+	int ret = kmem_cache_destroy(c);
+
+	site_calls++;
+	return ret;
+}
+
 /* Is the return address site inside fn (the helpers are short)? */
 static int site_in(void *site, void *fn)
 {
@@ -481,7 +489,7 @@ static void forwarded_bad_pointer_names_caller(struct ktest *t)
 	o = kmem_cache_alloc(c, GFP_KERNEL);
 	KTEST_ASSERT_NOT_NULL(t, o);
 	KTEST_EXPECT_EQ(t, kmem_debug_block_end(raw), (size_t)0);	/* not the layer's */
-	ktest_expect_reports(t, 4);
+	ktest_expect_reports(t, 5);
 	forward_bad_kfree(raw + 8);
 	KTEST_EXPECT_EQ(t, (int)kmem_debug_last.kind, (int)KDBG_BAD_FREE);
 	KTEST_EXPECT_PTR_EQ(t, kmem_debug_last.obj, (const void *)(raw + 8));
@@ -493,11 +501,14 @@ static void forwarded_bad_pointer_names_caller(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, site_in(kmem_debug_last.caller, forward_bad_cache_free));
 	KTEST_EXPECT_NULL(t, via_krealloc(raw + 8, 200));	/* ksize() refuses it */
 	KTEST_EXPECT_TRUE(t, site_in(kmem_debug_last.caller, via_krealloc));
-	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 4);
 	KTEST_EXPECT_EQ(t, ksize(raw) >= 64, 1);
 	kfree(raw);
 	kmem_cache_free(c, o);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	KTEST_EXPECT_EQ(t, forward_bad_destroy(c), -1);		/* destroyed already */
+	KTEST_EXPECT_PTR_EQ(t, kmem_debug_last.obj, (const void *)c);
+	KTEST_EXPECT_TRUE(t, site_in(kmem_debug_last.caller, forward_bad_destroy));
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 5);
 }
 
 /* Is the last T line "PREFIX" followed by a site inside fn? */
