@@ -273,20 +273,33 @@ build_without = $(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1)$(2) $(1)_defco
 # a user would ship, and what the 2005 figures compare.
 build_up = $(call build_without,$(1),-up,SMP)
 build_notest = $(call build_without,$(1),-notest,SMP SELFTEST)
+# The -notest kernel with one debugging option changed by kconfig-tweak
+# arguments $(3), in build/<name>-cost-<tag>: what that option costs.
+# $(call build_cost,slab,kallsyms,--disable KALLSYMS)
+build_cost = $(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1)-cost-$(2) $(1)_defconfig && \
+	kconfig-tweak --file $(BUILD)/$(1)-cost-$(2)/.config --disable SMP --disable SELFTEST $(3) && \
+	$(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1)-cost-$(2) olddefconfig && \
+	$(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1)-cost-$(2)
 
 ## sizes       size(1) of the uniprocessor (SMP=n) SLAB and SLOB kernels (with and without
-##             self-tests) and allocator objects, the symbols that differ, then the
-##             SMP kernels as the defconfigs build them
+##             self-tests) and allocator objects, the symbols that differ, the SMP
+##             kernels as the defconfigs build them, then what each debugging option
+##             (KALLSYMS, the log buffer, DEBUG_KMEM, FAULT_INJECTION) costs the SLAB kernel
 sizes:
 	$(Q)$(DEPS) build python
-	$(Q)$(call build_up,slab)
-	$(Q)$(call build_up,slob)
-	$(Q)$(call build_notest,slab)
-	$(Q)$(call build_notest,slob)
-	$(Q)$(call build_defconfig,slab)
-	$(Q)$(call build_defconfig,slob)
+	+$(Q)$(call build_up,slab)
+	+$(Q)$(call build_up,slob)
+	+$(Q)$(call build_notest,slab)
+	+$(Q)$(call build_notest,slob)
+	+$(Q)$(call build_defconfig,slab)
+	+$(Q)$(call build_defconfig,slob)
+	+$(Q)$(call build_cost,slab,kallsyms,--disable KALLSYMS)
+	+$(Q)$(call build_cost,slab,logbuf,--set-val LOG_BUF_SHIFT 0)
+	+$(Q)$(call build_cost,slab,debug_kmem,--enable DEBUG_KMEM)
+	+$(Q)$(call build_cost,slab,fault_injection,--enable FAULT_INJECTION)
 	$(Q)$(PYTHON) $(srctree)/scripts/sizes $(BUILD)/slab-up $(BUILD)/slob-up \
-		$(BUILD)/slab-notest $(BUILD)/slob-notest --smp $(BUILD)/slab $(BUILD)/slob
+		$(BUILD)/slab-notest $(BUILD)/slob-notest --smp $(BUILD)/slab $(BUILD)/slob \
+		--costs $(addprefix $(BUILD)/slab-cost-,kallsyms logbuf debug_kmem fault_injection)
 
 ## compare     boot both kernels in QEMU (MEM=32), replay TRACE in each, print the two
 ##             side by side and plot their footprint (build/compare/footprint.png)

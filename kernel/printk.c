@@ -7,7 +7,8 @@
  * panic the lock is ignored so that the report always gets out.  What the
  * console shows is also kept in log_buf, a ring of the last
  * 2^CONFIG_LOG_BUF_SHIFT characters, which a debugger reads from a stopped
- * kernel (scripts/gdb: ts-dmesg).
+ * kernel (scripts/gdb: ts-dmesg); with CONFIG_LOG_BUF_SHIFT=0 there is no
+ * log_buf (nor log_end) at all, and ts-dmesg says so.
  */
 #include <tiny/kernel.h>
 #include <tiny/string.h>
@@ -23,17 +24,29 @@ static DEFINE_SPINLOCK(printk_lock);	/* protects printk_buf and line_open */
 static char printk_buf[1024];
 static int line_open;		/* the last message did not end with a newline */
 
+#if CONFIG_LOG_BUF_SHIFT
 #define LOG_BUF_LEN	(1UL << CONFIG_LOG_BUF_SHIFT)
 char log_buf[LOG_BUF_LEN];	/* under printk_lock; character i at log_buf[i % LOG_BUF_LEN] */
 unsigned long log_end;		/* characters ever logged */
 
-/* Writes to the console and keeps a copy in log_buf.  printk_lock held. */
-static void console_out(const char *s, size_t len)
+/* Keeps a copy of what the console shows in log_buf.  printk_lock held. */
+static void log_store(const char *s, size_t len)
 {
 	size_t i;
 
 	for (i = 0; i < len; i++)
 		log_buf[log_end++ % LOG_BUF_LEN] = s[i];
+}
+#else
+static inline void log_store(const char *s, size_t len)
+{
+}
+#endif
+
+/* Writes to the console and keeps a copy in log_buf.  printk_lock held. */
+static void console_out(const char *s, size_t len)
+{
+	log_store(s, len);
 	arch_console_write(s, len);
 }
 

@@ -14,8 +14,11 @@
  * caller's pointer): a pointer is trusted only when the registry has it,
  * so a bad pointer never makes the layer read a header; pointers the
  * registry does not know go to the allocator, whose own checks report
- * them.  Freed objects with P are poisoned and wait in a FIFO quarantine
- * (bounded by count and bytes) before the allocator gets them back; their
+ * them, naming the layer's caller (forward_begin(), kmem_debug_bad_free()).
+ * The site recorded is the caller of the API, or for kmalloc_track_caller()
+ * and its kin (the helpers of mm/util.c) the caller it is given.  Freed
+ * objects with P are poisoned and wait in a FIFO quarantine (bounded by
+ * count and bytes) before the allocator gets them back; their
  * poison and red zones are checked when they leave.  A debugged cache with
  * a constructor gets it run by the layer on every allocation and its
  * destructor on every free (SLOB's contract, for SLAB too), so the whole
@@ -99,6 +102,20 @@ static int leaks_at_boot;
 static struct kdbg_cache cache_pool[MAX_DEBUG_CACHES];
 static struct kdbg_cache *pool_free;
 static unsigned int pool_used;
+char kmem_debug_last_trace[KMEM_DEBUG_TRACE_LEN];
+unsigned long kmem_debug_traces;
+
+/*
+ * A call the layer forwards to the allocator, one per CPU: while it runs,
+ * the allocator's bad-pointer reports on obj or obj2 name caller (the
+ * layer's caller), not the layer.  Saved and put back around the call, so
+ * an interrupt forwarding its own call in between changes nothing.
+ */
+struct kdbg_forward {
+	const void *obj, *obj2;
+	void *caller;
+};
+static struct kdbg_forward forwarding[NR_CPUS];
 
 /* ---- registry and cache table (kdbg_lock held) --------------------------- */
 
@@ -291,6 +308,12 @@ kernel_flag("kmem_leaks", kmem_leaks_param,
 
 static size_t text_len;
 
+/* The name of o's cache in reports and trace lines. */
+static const char *cache_name(const struct kdbg_obj *o)
+{
+	return o->cache ? o->cache->name : "kmalloc";
+}
+
 /* Starts kmem_debug_last for a report on o (NULL: none). */
 static void report_begin(enum kmem_debug_kind kind, const struct kdbg_obj *o)
 {
@@ -300,7 +323,7 @@ static void report_begin(enum kmem_debug_kind kind, const struct kdbg_obj *o)
 	if (!o)
 		return;
 	kmem_debug_last.obj = o->obj;
-	kmem_debug_last.cache = o->cache ? o->cache->name : "kmalloc";
+	kmem_debug_last.cache = cache_name(o);
 	kmem_debug_last.size = o->size;
 	kmem_debug_last.alloc_site = o->alloc_site;
 	kmem_debug_last.free_site = o->free_site;
@@ -324,6 +347,20 @@ static __printf(1, 2) void report_line(const char *fmt, ...)
 		kmem_debug_last.text[text_len++] = '\n';
 		kmem_debug_last.text[text_len] = '\0';
 	}
+}
+
+/* Prints one T line and keeps it in kmem_debug_last_trace. */
+static __printf(1, 2) void trace_line(const char *fmt, ...)
+{
+	char line[KMEM_DEBUG_TRACE_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	printk("%s\n", line);
+	memcpy(kmem_debug_last_trace, line, sizeof(line));
+	kmem_debug_traces++;
 }
 
 static void report_owners(const struct kdbg_obj *o)
@@ -445,8 +482,8 @@ static void *obj_setup(void *raw, struct kdbg_cache *dc, size_t off, size_t size
 	registry_add(o);
 	spin_unlock_irqrestore(&kdbg_lock, save);
 	if (flags & KMEM_DEBUG_TRACE)
-		printk("kmem_debug: alloc %s %zu bytes = %p by %pS\n", dc ? dc->name : "kmalloc",
-		       size, obj, caller);
+		trace_line("kmem_debug: alloc %s %zu bytes = %p by %pS", cache_name(o), size, obj,
+			   caller);
 	return obj;
 }
 
@@ -576,7 +613,8 @@ static int obj_release(const void *p, struct kdbg_cache *want, const char *fn, v
 	}
 	check_redzones(o, "on free");
 	if (o->flags & KMEM_DEBUG_TRACE)
-		printk("kmem_debug: free %s %p by %pS\n", fn, p, caller);
+		trace_line("kmem_debug: free %s %zu bytes %p by %pS", cache_name(o), o->size, p,
+			   caller);
 	if (o->cache && o->cache->dtor)
 		o->cache->dtor(o->obj);
 	if (o->flags & KMEM_DEBUG_POISON) {
@@ -593,7 +631,56 @@ static int obj_release(const void *p, struct kdbg_cache *want, const char *fn, v
 
 /* ---- the public API ------------------------------------------------------------ */
 
-void *kmalloc(size_t size, gfp_t gfp)
+/* Starts forwarding a call on obj (and obj2) for caller; returns what
+ * forward_end() puts back. */
+static struct kdbg_forward forward_begin(const void *obj, const void *obj2, void *caller)
+{
+	struct kdbg_forward *f = &forwarding[smp_processor_id()], prev = *f;
+
+	f->caller = NULL;		/* an interrupt meanwhile matches nothing */
+	barrier();
+	f->obj = obj;
+	f->obj2 = obj2;
+	barrier();
+	f->caller = caller;
+	return prev;
+}
+
+static void forward_end(struct kdbg_forward prev)
+{
+	forwarding[smp_processor_id()] = prev;
+}
+
+void *kmem_debug_bad_free(const void *obj, void *caller)
+{
+	const struct kdbg_forward *f = &forwarding[smp_processor_id()];
+
+	if (f->caller && (obj == f->obj || obj == f->obj2))
+		caller = f->caller;
+	report_begin(KDBG_BAD_FREE, NULL);
+	kmem_debug_last.obj = obj;
+	kmem_debug_last.caller = caller;
+	return caller;
+}
+
+static void forward_kfree(const void *p, void *caller)
+{
+	struct kdbg_forward prev = forward_begin(p, NULL, caller);
+
+	raw_kfree(p);
+	forward_end(prev);
+}
+
+static size_t forward_ksize(const void *p, void *caller)
+{
+	struct kdbg_forward prev = forward_begin(p, NULL, caller);
+	size_t size = raw_ksize(p);
+
+	forward_end(prev);
+	return size;
+}
+
+void *kmalloc_track_caller(size_t size, gfp_t gfp, void *caller)
 {
 	unsigned int flags = kmalloc_flags;
 	void *raw;
@@ -605,19 +692,28 @@ void *kmalloc(size_t size, gfp_t gfp)
 	raw = raw_alloc(NULL, KM_OFF + size + RZ_BYTES, gfp & ~__GFP_ZERO);
 	if (!raw)
 		return NULL;
-	return obj_setup(raw, NULL, KM_OFF, size, raw_ksize(raw) - KM_OFF, flags, gfp,
-			 __builtin_return_address(0));
+	return obj_setup(raw, NULL, KM_OFF, size, raw_ksize(raw) - KM_OFF, flags, gfp, caller);
+}
+
+void *kmalloc(size_t size, gfp_t gfp)
+{
+	return kmalloc_track_caller(size, gfp, __builtin_return_address(0));
+}
+
+void kfree_track_caller(const void *p, void *caller)
+{
+	if (ZERO_OR_NULL_PTR(p))
+		return;
+	if (!obj_release(p, NULL, "kfree", caller))
+		forward_kfree(p, caller);
 }
 
 void kfree(const void *p)
 {
-	if (ZERO_OR_NULL_PTR(p))
-		return;
-	if (!obj_release(p, NULL, "kfree", __builtin_return_address(0)))
-		raw_kfree(p);
+	kfree_track_caller(p, __builtin_return_address(0));
 }
 
-size_t ksize(const void *p)
+size_t ksize_track_caller(const void *p, void *caller)
 {
 	struct kdbg_obj *o = NULL;
 	size_t size = 0;
@@ -635,10 +731,15 @@ size_t ksize(const void *p)
 		spin_unlock_irqrestore(&kdbg_lock, save);
 	}
 	if (!known)
-		return raw_ksize(p);
+		return forward_ksize(p, caller);
 	if (!size)
-		kmem_bad_free("ksize", p, "not a live kmalloc() block", __builtin_return_address(0));
+		kmem_bad_free("ksize", p, "not a live kmalloc() block", caller);
 	return size;
+}
+
+size_t ksize(const void *p)
+{
+	return ksize_track_caller(p, __builtin_return_address(0));
 }
 
 struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align,
@@ -683,11 +784,16 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 
 void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
 {
+	void *caller = __builtin_return_address(0), *raw, *obj;
 	struct kdbg_cache *dc = cache_find(c);
-	void *raw, *obj;
+	struct kdbg_forward prev;
 
-	if (!dc)
-		return raw_kmem_cache_alloc(c, gfp);
+	if (!dc) {
+		prev = forward_begin(c, NULL, caller);
+		obj = raw_kmem_cache_alloc(c, gfp);
+		forward_end(prev);
+		return obj;
+	}
 	if ((gfp & __GFP_ZERO) && dc->ctor && IS_ENABLED(CONFIG_SLAB)) {
 		pr_err("kmem_cache_alloc: __GFP_ZERO on cache %s, which has a constructor: refused\n",
 		       dc->name);
@@ -696,8 +802,7 @@ void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
 	raw = raw_alloc(dc, 0, gfp & ~__GFP_ZERO);
 	if (!raw)
 		return NULL;
-	obj = obj_setup(raw, dc, dc->off, dc->size, dc->size + RZ_BYTES, dc->flags, gfp,
-			__builtin_return_address(0));
+	obj = obj_setup(raw, dc, dc->off, dc->size, dc->size + RZ_BYTES, dc->flags, gfp, caller);
 	if (dc->ctor)
 		dc->ctor(obj);
 	return obj;
@@ -705,16 +810,21 @@ void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
 
 void kmem_cache_free(struct kmem_cache *c, void *p)
 {
+	void *caller = __builtin_return_address(0);
+	struct kdbg_forward prev;
 	struct kdbg_cache *dc;
 
 	if (!p)
 		return;
 	dc = cache_find(c);
-	if (!dc)
+	if (!dc) {
+		prev = forward_begin(p, c, caller);
 		raw_kmem_cache_free(c, p);
-	else if (!obj_release(p, dc, "kmem_cache_free", __builtin_return_address(0)))
+		forward_end(prev);
+	} else if (!obj_release(p, dc, "kmem_cache_free", caller)) {
 		kmem_bad_free("kmem_cache_free", p, "not a live object of this cache (freed already, "
-			      "another cache's, or a kmalloc() block)", __builtin_return_address(0));
+			      "another cache's, or a kmalloc() block)", caller);
+	}
 }
 
 static unsigned int leaks_collect(const struct kdbg_cache *only, struct kmem_leak_group *g,
@@ -724,11 +834,17 @@ static void leaks_print(const struct kdbg_cache *only);
 int kmem_cache_destroy(struct kmem_cache *c)
 {
 	struct kdbg_cache *dc = cache_find(c), **pp;
+	struct kdbg_forward prev;
 	struct kmem_leak_group g;
 	unsigned long save;
+	int ret;
 
-	if (!dc)
-		return raw_kmem_cache_destroy(c);
+	if (!dc) {
+		prev = forward_begin(c, NULL, __builtin_return_address(0));
+		ret = raw_kmem_cache_destroy(c);
+		forward_end(prev);
+		return ret;
+	}
 	kmem_debug_flush();
 	if (leaks_collect(dc, &g, 1)) {
 		pr_err("kmem_cache_destroy: cache %s still has objects in use; not destroyed; "

@@ -3,6 +3,7 @@
  * per-CPU allocation, and the reports both allocators use for bad frees. */
 #include <tiny/kernel.h>
 #include <tiny/atomic.h>
+#include <tiny/kmem_debug.h>
 #include <tiny/ktest.h>
 #include <tiny/mm.h>
 #include <tiny/slab.h>
@@ -14,7 +15,8 @@ void kmem_bad_free(const char *fn, const void *obj, const char *why, void *calle
 {
 	counter_inc(&kmem_bad_free_count);
 	ktest_count_report();
-	pr_err("%s: bad pointer %p from %p: %s; ignored\n", fn, obj, caller, why);
+	caller = kmem_debug_bad_free(obj, caller);
+	pr_err("%s: bad pointer %p from %pS: %s; ignored\n", fn, obj, caller, why);
 }
 
 void kmem_debug_validate(const char *op, const void *obj)
@@ -28,54 +30,73 @@ void kmem_debug_validate(const char *op, const void *obj)
 	}
 }
 
+/* The helpers allocate on behalf of their caller: each passes its own
+ * return address down (<tiny/slab.h>, kmalloc_track_caller), so that the
+ * debugging layer names the driver's function, not the helper.  Without
+ * the layer no site is recorded, and kcalloc and kstrdup call kzalloc and
+ * kmemdup as they always did: the kernel is as small as before. */
+
 void *kzalloc(size_t size, gfp_t flags)
 {
-	return kmalloc(size, flags | __GFP_ZERO);
+	return kmalloc_track_caller(size, flags | __GFP_ZERO, __builtin_return_address(0));
 }
 
 void *kcalloc(size_t n, size_t size, gfp_t flags)
 {
 	if (size && n > (size_t)-1 / size)
 		return NULL;
-	return kzalloc(n * size, flags);
+	if (!IS_ENABLED(CONFIG_DEBUG_KMEM))
+		return kzalloc(n * size, flags);
+	return kmalloc_track_caller(n * size, flags | __GFP_ZERO, __builtin_return_address(0));
 }
 
 void *krealloc(const void *obj, size_t new_size, gfp_t flags)
 {
+	void *caller = __builtin_return_address(0);
 	size_t old_size;
 	void *p;
 
 	if (ZERO_OR_NULL_PTR(obj))
-		return kmalloc(new_size, flags);
+		return kmalloc_track_caller(new_size, flags, caller);
 	if (!new_size) {
-		kfree(obj);
+		kfree_track_caller(obj, caller);
 		return ZERO_SIZE_PTR;
 	}
-	old_size = ksize(obj);
+	old_size = ksize_track_caller(obj, caller);
 	if (!old_size)
 		return NULL;		/* not a kmalloc() block: ksize() reported it */
 	if (new_size <= old_size)
 		return (void *)obj;
-	p = kmalloc(new_size, flags);
+	p = kmalloc_track_caller(new_size, flags, caller);
 	if (p) {
 		memcpy(p, obj, old_size);
-		kfree(obj);
+		kfree_track_caller(obj, caller);
 	}
 	return p;
 }
 
-void *kmemdup(const void *src, size_t len, gfp_t flags)
+/* kmemdup() for caller; NULL if out of memory. */
+static void *kmemdup_caller(const void *src, size_t len, gfp_t flags, void *caller)
 {
-	void *p = kmalloc(len, flags);
+	void *p = kmalloc_track_caller(len, flags, caller);
 
 	if (p && len)
 		memcpy(p, src, len);
 	return p;
 }
 
+void *kmemdup(const void *src, size_t len, gfp_t flags)
+{
+	return kmemdup_caller(src, len, flags, __builtin_return_address(0));
+}
+
 char *kstrdup(const char *s, gfp_t flags)
 {
-	return s ? kmemdup(s, strlen(s) + 1, flags) : NULL;
+	if (!s)
+		return NULL;
+	if (!IS_ENABLED(CONFIG_DEBUG_KMEM))
+		return kmemdup(s, strlen(s) + 1, flags);
+	return kmemdup_caller(s, strlen(s) + 1, flags, __builtin_return_address(0));
 }
 
 /*
@@ -90,30 +111,32 @@ struct percpu_data {
 
 void free_percpu(void *ptr)
 {
+	void *caller = __builtin_return_address(0);
 	struct percpu_data *pd = ptr;
 	int cpu;
 
 	if (!pd)
 		return;
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		kfree(pd->raw[cpu]);
-	kfree(pd);
+		kfree_track_caller(pd->raw[cpu], caller);
+	kfree_track_caller(pd, caller);
 }
 
 void *__alloc_percpu(size_t size, size_t align)
 {
 	size_t extra = align > KMALLOC_MIN_ALIGN ? align - 1 : 0;
+	void *caller = __builtin_return_address(0);
 	struct percpu_data *pd;
 	int cpu;
 
 	if (!size || (align && !is_power_of_2(align)) || align > PAGE_SIZE ||
 	    size > (size_t)-1 - extra)
 		return NULL;
-	pd = kzalloc(sizeof(*pd), GFP_KERNEL);
+	pd = kmalloc_track_caller(sizeof(*pd), GFP_KERNEL | __GFP_ZERO, caller);
 	if (!pd)
 		return NULL;
 	for (cpu = 0; cpu < NR_CPUS; cpu++) {
-		pd->raw[cpu] = kzalloc(size + extra, GFP_KERNEL);
+		pd->raw[cpu] = kmalloc_track_caller(size + extra, GFP_KERNEL | __GFP_ZERO, caller);
 		if (!pd->raw[cpu]) {
 			free_percpu(pd);
 			return NULL;

@@ -11,7 +11,9 @@
  *        quarantine; its poison is checked when it leaves (and by
  *        kmem_check()); a second free of it is reported with both sites
  *     U  owner tracking: allocating and freeing call site and jiffies
- *     T  print each allocation and free
+ *     T  print each allocation and free, one line each:
+ *          "kmem_debug: alloc CACHE SIZE bytes = OBJ by SITE" and
+ *          "kmem_debug: free CACHE SIZE bytes OBJ by SITE" (SITE as %pS)
  *     -  nothing (no letter at all means ZPU)
  *   NAMEs limit the letters to the caches named; "kmalloc" names the
  *   kmalloc() blocks.  Without the parameter nothing is debugged.
@@ -33,6 +35,7 @@
 
 #define KMEM_DEBUG_NAMES	8	/* caches a setting may name */
 #define KMEM_DEBUG_NAME_LEN	24	/* bytes of a name, NUL included */
+#define KMEM_DEBUG_TRACE_LEN	160	/* bytes of a T line kept, NUL included */
 
 struct kmem_debug_settings {
 	unsigned int flags;		/* KMEM_DEBUG_* */
@@ -56,6 +59,7 @@ struct kmem_debug_report {
 	unsigned int nr_bytes;
 	void *alloc_site, *free_site;	/* NULL without U */
 	void *free_site2;		/* double free: the second free */
+	void *caller;			/* bad free: the caller the report names */
 	char text[400];			/* the report's lines */
 };
 
@@ -71,6 +75,8 @@ struct kmem_leak_group {
 extern struct kmem_debug_settings kmem_debug_settings;
 extern struct kmem_debug_report kmem_debug_last;
 extern unsigned long kmem_debug_reports;	/* damage reports printed */
+extern char kmem_debug_last_trace[KMEM_DEBUG_TRACE_LEN];	/* the last T line */
+extern unsigned long kmem_debug_traces;		/* T lines printed */
 
 /* Parses "[LETTERS][,NAME...]" (above) into the settings; 0, or -1 with
  * the settings unchanged.  Process context. */
@@ -99,7 +105,15 @@ int kmem_leaks_command(int argc, char **argv);
 int kmem_debug_command(int argc, char **argv);
 /* After the boot actions: the leak report if the kmem_leaks flag asked. */
 void kmem_debug_boot_done(void);
+/* For kmem_bad_free() (mm/util.c), about to report obj from caller:
+ * returns the caller to name (the layer's caller if the layer forwarded
+ * the call on obj to the allocator) and notes both in kmem_debug_last. */
+void *kmem_debug_bad_free(const void *obj, void *caller);
 #else
+static inline void *kmem_debug_bad_free(const void *obj, void *caller)
+{
+	return caller;
+}
 static inline int kmem_check(void)
 {
 	return 0;

@@ -12,6 +12,7 @@
 #define TINY_SLAB_H
 
 #include <tiny/types.h>
+#include <tiny/kconfig.h>
 #include <tiny/smp.h>
 #include <tiny/gfp.h>
 #include <arch/cache.h>
@@ -70,7 +71,36 @@ void kfree(const void *obj);
  * ZERO_SIZE_PTR; 0, reported, for anything that is no kmalloc() block. */
 size_t ksize(const void *obj);
 
-/* mm/util.c: built on the calls above, the same for both allocators. */
+/*
+ * kmalloc(), kfree() and ksize() for a function that allocates for its own
+ * caller (the helpers below): the debugging layer (CONFIG_DEBUG_KMEM)
+ * records and reports caller, the helper's caller, instead of the helper.
+ * caller is a return address: __builtin_return_address(0) in the helper.
+ * Without CONFIG_DEBUG_KMEM nothing records call sites and these are the
+ * plain calls, at no cost.
+ */
+#if IS_ENABLED(CONFIG_DEBUG_KMEM)
+void *kmalloc_track_caller(size_t size, gfp_t flags, void *caller);
+void kfree_track_caller(const void *obj, void *caller);
+size_t ksize_track_caller(const void *obj, void *caller);
+#else
+static inline void *kmalloc_track_caller(size_t size, gfp_t flags, void *caller)
+{
+	return kmalloc(size, flags);
+}
+static inline void kfree_track_caller(const void *obj, void *caller)
+{
+	kfree(obj);
+}
+static inline size_t ksize_track_caller(const void *obj, void *caller)
+{
+	return ksize(obj);
+}
+#endif
+
+/* mm/util.c: built on the calls above, the same for both allocators; each
+ * allocates (and krealloc frees) on behalf of its caller, the site that
+ * the debugging layer records. */
 /* kmalloc() with every byte up to ksize() zeroed. */
 void *kzalloc(size_t size, gfp_t flags);
 /* n * size bytes, zeroed; NULL if the product overflows. */
@@ -121,7 +151,8 @@ void kmem_report(void);
 int kmem_validate(void);
 
 /* For the allocators (mm/util.c): reports an invalid kfree()/kmem_cache_free()
- * argument with the caller's address, and counts it. */
+ * argument with the caller (%pS; the debugging layer's caller when the
+ * layer passed the call on: kmem_debug_bad_free()), and counts it. */
 void kmem_bad_free(const char *fn, const void *obj, const char *why, void *caller);
 extern unsigned long kmem_bad_free_count;
 /* With CONFIG_DEBUG_KMEM_VALIDATE: runs kmem_validate() after an operation

@@ -111,7 +111,8 @@ class Dmesg(Command):
     def run(self, arg):
         buf, end = sym("log_buf"), sym("log_end")
         if buf is None or end is None:
-            raise HelperError("this kernel has no log_buf")
+            raise HelperError("this kernel has no log buffer (built with LOG_BUF_SHIFT=0): "
+                              "the log is only what the console showed")
         size = buf.type.sizeof
         end = int(end)
         start = max(0, end - size)

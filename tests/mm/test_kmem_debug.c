@@ -5,8 +5,12 @@
  * double free, a leak, damage in a bigblock's slack, in an aligned cache
  * and in a constructed object) and the report's content is checked: its
  * kind, object, offset, bad bytes and owners (the sites of the helpers
- * below, printed with %pS).  Clean workloads (stress, krealloc, a replay)
- * must give no report at all. */
+ * below, printed with %pS).  Objects from the helpers of mm/util.c
+ * (kzalloc, kcalloc, krealloc, kstrdup, kmemdup) name the helper's caller;
+ * a bad pointer the layer forwards to the allocator is reported with the
+ * layer's caller; T prints one line per allocation and free of the caches
+ * selected, and none for the others.  Clean workloads (stress, krealloc, a
+ * replay) must give no report at all. */
 #include <tiny/kernel.h>
 #include <tiny/kmem_debug.h>
 #include <tiny/ktest.h>
@@ -62,22 +66,91 @@ static noinline void site_cache_free(struct kmem_cache *c, void *p)
 	site_calls++;
 }
 
+/* The sites of the helpers' callers: each calls one helper once. */
+static noinline void *via_kzalloc(size_t n)
+{
+	void *p = kzalloc(n, GFP_KERNEL);
+
+	site_calls++;
+	return p;
+}
+
+static noinline void *via_kcalloc(size_t n)
+{
+	void *p = kcalloc(n, 4, GFP_KERNEL);
+
+	site_calls++;
+	return p;
+}
+
+static noinline void *via_krealloc(void *old, size_t n)
+{
+	void *p = krealloc(old, n, GFP_KERNEL);
+
+	site_calls++;
+	return p;
+}
+
+static noinline void *via_kstrdup(const char *s)
+{
+	void *p = kstrdup(s, GFP_KERNEL);
+
+	site_calls++;
+	return p;
+}
+
+static noinline void *via_kmemdup(const void *src, size_t n)
+{
+	void *p = kmemdup(src, n, GFP_KERNEL);
+
+	site_calls++;
+	return p;
+}
+
+static noinline void forward_bad_kfree(const void *p)
+{
+	kfree(p);
+	site_calls++;
+}
+
+static noinline size_t forward_bad_ksize(const void *p)
+{
+	size_t n = ksize(p);
+
+	site_calls++;
+	return n;
+}
+
+static noinline void forward_bad_cache_free(struct kmem_cache *c, void *p)
+{
+	kmem_cache_free(c, p);
+	site_calls++;
+}
+
+static noinline int forward_bad_destroy(struct kmem_cache *c)
+{
+	int ret = kmem_cache_destroy(c);
+
+	site_calls++;
+	return ret;
+}
+
 /* Is the return address site inside fn (the helpers are short)? */
 static int site_in(void *site, void *fn)
 {
 	return (uintptr_t)site - (uintptr_t)fn < 96;
 }
 
-/* Does the last report's text contain s? */
-static int report_says(const char *s)
+/* Where the last report's text says s first, or NULL. */
+static const char *report_says(const char *s)
 {
 	const char *h = kmem_debug_last.text;
 	size_t n = strlen(s), len = strlen(h), i;
 
 	for (i = 0; i + n <= len; i++)
 		if (!memcmp(h + i, s, n))
-			return 1;
-	return 0;
+			return h + i;
+	return NULL;
 }
 
 /* Does the last report's text name site as %pS prints it? */
@@ -86,7 +159,27 @@ static int text_names(void *site)
 	char buf[64];
 
 	snprintf(buf, sizeof(buf), "%pS", site);
-	return report_says(buf);
+	return report_says(buf) != NULL;
+}
+
+/* Does text, where %pS printed a site, name a place inside fn?  A name
+ * (kallsyms) must be "fn+0x..."; an address (no kallsyms, or the host's
+ * printf) must be inside fn. */
+static int names_site_in(const char *text, void *fn)
+{
+	static const char digits[] = "0123456789abcdef";
+	const char *d;
+	char name[64];
+	uintptr_t addr = 0;
+	size_t n;
+
+	if (strncmp(text, "0x", 2)) {
+		n = (size_t)snprintf(name, sizeof(name), "%ps+0x", fn);
+		return !strncmp(text, name, n);
+	}
+	for (text += 2; *text && (d = strchr(digits, *text | 0x20)); text++)
+		addr = addr * 16 + (uintptr_t)(d - digits);
+	return site_in((void *)addr, fn);
 }
 
 static int kd_init(struct ktest *t)
@@ -273,6 +366,205 @@ static void leak_found_at_call_site(struct ktest *t)
 		kfree(p[i]);
 	n = kmem_leaks_collect(g, ARRAY_SIZE(g));
 	KTEST_EXPECT_NULL(t, group_of(g, min(n, (unsigned int)ARRAY_SIZE(g)), leaky_alloc));
+}
+
+/* The group of g[0..n) allocated inside fn, which is one of fns[0..nr):
+ * a site inside fn is after no other of fns that is after fn. */
+static struct kmem_leak_group *group_of_nearest(struct kmem_leak_group *g, unsigned int n,
+						void *fn, void *const *fns, unsigned int nr)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < n; i++) {
+		if (!site_in(g[i].site, fn))
+			continue;
+		for (j = 0; j < nr; j++)
+			if ((uintptr_t)fns[j] > (uintptr_t)fn &&
+			    (uintptr_t)fns[j] <= (uintptr_t)g[i].site)
+				break;
+		if (j == nr)
+			return &g[i];
+	}
+	return NULL;
+}
+
+/* Each helper's object is a leak of its caller, not of mm/util.c. */
+static void helpers_leak_at_their_caller(struct ktest *t)
+{
+	static struct kmem_leak_group g[32];
+	static const char text[] = "a string to duplicate";
+	void *p[5], *fn[5] = { via_kzalloc, via_kcalloc, via_krealloc, via_kstrdup,
+			       via_kmemdup };
+	struct kmem_leak_group *mine;
+	unsigned int i, n;
+
+	p[0] = via_kzalloc(40);
+	p[1] = via_kcalloc(10);
+	p[2] = via_krealloc(NULL, 72);
+	p[3] = via_kstrdup(text);
+	p[4] = via_kmemdup(text, 9);
+	for (i = 0; i < 5; i++)
+		KTEST_ASSERT_NOT_NULL(t, p[i]);
+	n = min(kmem_leaks_collect(g, ARRAY_SIZE(g)), (unsigned int)ARRAY_SIZE(g));
+	for (i = 0; i < 5; i++) {
+		char where[64];
+
+		mine = group_of_nearest(g, n, fn[i], fn, 5);
+		KTEST_EXPECT_NOT_NULL(t, mine);
+		if (!mine) {
+			ktest_info(t, "helper %u: no leak group at its caller", i);
+			continue;
+		}
+		KTEST_EXPECT_EQ(t, mine->count, 1ul);
+		KTEST_EXPECT_STREQ(t, mine->cache, "kmalloc");
+		snprintf(where, sizeof(where), "%pS", mine->site);
+		KTEST_EXPECT_TRUE(t, names_site_in(where, fn[i]));
+	}
+	mine = group_of_nearest(g, n, via_kstrdup, fn, 5);
+	KTEST_EXPECT_EQ(t, mine ? mine->bytes : 0, (unsigned long)sizeof(text));
+	mine = group_of_nearest(g, n, via_kcalloc, fn, 5);
+	KTEST_EXPECT_EQ(t, mine ? mine->bytes : 0, 40ul);
+	for (i = 0; i < 5; i++)
+		kfree(p[i]);
+}
+
+/* krealloc moving a block: the new block is allocated and the old one
+ * freed by krealloc's caller (a write to the old one names it). */
+static void krealloc_moves_for_its_caller(struct ktest *t)
+{
+	u8 *old = site_alloc(24, GFP_KERNEL), *p;
+
+	KTEST_ASSERT_NOT_NULL(t, old);
+	p = via_krealloc(old, 2000);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	KTEST_ASSERT_TRUE(t, p != old);
+	KTEST_EXPECT_GE(t, kmem_debug_block_end(p), (size_t)2000);
+	old[3] = 0x31;			/* in the quarantine */
+	ktest_expect_reports(t, 1);
+	KTEST_EXPECT_EQ(t, kmem_debug_flush(), 1);
+	KTEST_EXPECT_EQ(t, (int)kmem_debug_last.kind, (int)KDBG_USE_AFTER_FREE);
+	KTEST_EXPECT_TRUE(t, site_in(kmem_debug_last.alloc_site, site_alloc));
+	KTEST_EXPECT_TRUE(t, site_in(kmem_debug_last.free_site, via_krealloc));
+	KTEST_EXPECT_TRUE(t, text_names(kmem_debug_last.free_site));
+	p[1999] = 1;
+	kfree(p);
+	KTEST_EXPECT_EQ(t, kmem_debug_flush(), 0);
+}
+
+/* A red zone broken in a kzalloc()ed object names kzalloc's caller. */
+static void kzalloc_redzone_names_caller(struct ktest *t)
+{
+	u8 *p = via_kzalloc(24);
+	char where[64];
+	const char *by;
+
+	KTEST_ASSERT_NOT_NULL(t, p);
+	KTEST_EXPECT_NULL(t, memchr_inv(p, 0, 24));
+	p[24] = 0x43;
+	ktest_expect_reports(t, 1);
+	site_free(p);
+	KTEST_EXPECT_EQ(t, (int)kmem_debug_last.kind, (int)KDBG_REDZONE);
+	KTEST_EXPECT_EQ(t, kmem_debug_last.offset, 24l);
+	KTEST_EXPECT_TRUE(t, site_in(kmem_debug_last.alloc_site, via_kzalloc));
+	snprintf(where, sizeof(where), "allocated by %pS", kmem_debug_last.alloc_site);
+	KTEST_EXPECT_TRUE(t, report_says(where));
+	by = report_says("allocated by ");
+	KTEST_ASSERT_NOT_NULL(t, by);
+	KTEST_EXPECT_TRUE(t, names_site_in(by + strlen("allocated by "), via_kzalloc));
+}
+
+/* Pointers the layer does not own go to the allocator, whose report names
+ * the layer's caller, not the layer. */
+static void forwarded_bad_pointer_names_caller(struct ktest *t)
+{
+	struct kmem_cache *c;
+	unsigned long bad = kmem_bad_free_count;
+	u8 *raw, *o;
+
+	KTEST_ASSERT_EQ(t, kmem_debug_set("-"), 0);	/* blocks the layer passes on */
+	c = kmem_cache_create("kd_fwd", 48, 0, 0, NULL, NULL);
+	raw = kmalloc(64, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_ASSERT_NOT_NULL(t, raw);
+	o = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, o);
+	KTEST_EXPECT_EQ(t, kmem_debug_block_end(raw), (size_t)0);	/* not the layer's */
+	ktest_expect_reports(t, 5);
+	forward_bad_kfree(raw + 8);
+	KTEST_EXPECT_EQ(t, (int)kmem_debug_last.kind, (int)KDBG_BAD_FREE);
+	KTEST_EXPECT_PTR_EQ(t, kmem_debug_last.obj, (const void *)(raw + 8));
+	KTEST_EXPECT_TRUE(t, site_in(kmem_debug_last.caller, forward_bad_kfree));
+	KTEST_EXPECT_EQ(t, forward_bad_ksize(raw + 8), (size_t)0);
+	KTEST_EXPECT_TRUE(t, site_in(kmem_debug_last.caller, forward_bad_ksize));
+	forward_bad_cache_free(c, o + 8);
+	KTEST_EXPECT_PTR_EQ(t, kmem_debug_last.obj, (const void *)(o + 8));
+	KTEST_EXPECT_TRUE(t, site_in(kmem_debug_last.caller, forward_bad_cache_free));
+	KTEST_EXPECT_NULL(t, via_krealloc(raw + 8, 200));	/* ksize() refuses it */
+	KTEST_EXPECT_TRUE(t, site_in(kmem_debug_last.caller, via_krealloc));
+	KTEST_EXPECT_EQ(t, ksize(raw) >= 64, 1);
+	kfree(raw);
+	kmem_cache_free(c, o);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	KTEST_EXPECT_EQ(t, forward_bad_destroy(c), -1);		/* destroyed already */
+	KTEST_EXPECT_PTR_EQ(t, kmem_debug_last.obj, (const void *)c);
+	KTEST_EXPECT_TRUE(t, site_in(kmem_debug_last.caller, forward_bad_destroy));
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 5);
+}
+
+/* Is the last T line "PREFIX" followed by a site inside fn? */
+static int trace_is(const char *prefix, void *fn)
+{
+	size_t n = strlen(prefix);
+
+	return !strncmp(kmem_debug_last_trace, prefix, n) &&
+	       names_site_in(kmem_debug_last_trace + n, fn);
+}
+
+/* T prints each allocation and free of the caches selected (op, cache,
+ * size, object, caller), and nothing for the others. */
+static void trace_lines_of_selected_caches(struct ktest *t)
+{
+	struct kmem_cache *traced, *quiet;
+	unsigned long traces;
+	char want[KMEM_DEBUG_TRACE_LEN];
+	void *a, *b, *m, *z;
+
+	KTEST_ASSERT_EQ(t, kmem_debug_set("T,kd_traced"), 0);
+	traced = kmem_cache_create("kd_traced", 40, 0, 0, NULL, NULL);
+	quiet = kmem_cache_create("kd_quiet", 40, 0, 0, NULL, NULL);
+	KTEST_ASSERT_NOT_NULL(t, traced);
+	KTEST_ASSERT_NOT_NULL(t, quiet);
+	traces = kmem_debug_traces;
+	a = site_cache_alloc(traced, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, a);
+	KTEST_EXPECT_EQ(t, kmem_debug_traces, traces + 1);
+	snprintf(want, sizeof(want), "kmem_debug: alloc kd_traced 40 bytes = %p by ", a);
+	KTEST_EXPECT_TRUE(t, trace_is(want, site_cache_alloc));
+	site_cache_free(traced, a);
+	KTEST_EXPECT_EQ(t, kmem_debug_traces, traces + 2);
+	snprintf(want, sizeof(want), "kmem_debug: free kd_traced 40 bytes %p by ", a);
+	KTEST_EXPECT_TRUE(t, trace_is(want, site_cache_free));
+	if (!trace_is(want, site_cache_free))
+		ktest_info(t, "last T line: %s", kmem_debug_last_trace);
+	/* neither the other cache nor kmalloc(), now unnamed, print a line */
+	b = site_cache_alloc(quiet, GFP_KERNEL);
+	m = site_alloc(40, GFP_KERNEL);
+	site_cache_free(quiet, b);
+	site_free(m);
+	KTEST_EXPECT_EQ(t, kmem_debug_traces, traces + 2);
+	/* kmalloc() named: a kzalloc() line names kzalloc's caller */
+	KTEST_ASSERT_EQ(t, kmem_debug_set("T,kmalloc"), 0);
+	z = via_kzalloc(33);
+	KTEST_ASSERT_NOT_NULL(t, z);
+	KTEST_EXPECT_EQ(t, kmem_debug_traces, traces + 3);
+	snprintf(want, sizeof(want), "kmem_debug: alloc kmalloc 33 bytes = %p by ", z);
+	KTEST_EXPECT_TRUE(t, trace_is(want, via_kzalloc));
+	site_free(z);
+	KTEST_EXPECT_EQ(t, kmem_debug_traces, traces + 4);
+	snprintf(want, sizeof(want), "kmem_debug: free kmalloc 33 bytes %p by ", z);
+	KTEST_EXPECT_TRUE(t, trace_is(want, site_free));
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(traced), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(quiet), 0);
 }
 
 /* A cache destroyed with live objects is kept and says where they came from. */
@@ -574,6 +866,11 @@ static const struct ktest_case kmem_debug_cases[] = {
 	KTEST_CASE(write_after_free_at_offsets),
 	KTEST_CASE(double_free_shows_both_sites),
 	KTEST_CASE(leak_found_at_call_site),
+	KTEST_CASE(helpers_leak_at_their_caller),
+	KTEST_CASE(krealloc_moves_for_its_caller),
+	KTEST_CASE(kzalloc_redzone_names_caller),
+	KTEST_CASE(forwarded_bad_pointer_names_caller),
+	KTEST_CASE(trace_lines_of_selected_caches),
 	KTEST_CASE(destroy_with_live_objects),
 	KTEST_CASE(ctor_cache_with_poison),
 	KTEST_CASE(gfp_zero_still_zeroes),

@@ -550,6 +550,52 @@ def kmem_debug_console_case(alloc):
     return case
 
 
+TRACE_LINE = re.compile(r"kmem_debug: (alloc|free) (\S+) (\d+) bytes (?:= )?(0x[0-9a-f]+) by (\S+)$")
+
+
+def kmem_debug_trace_case(alloc):
+    """A *_debug kernel booted with kmem_debug=T,kstress_640 prints one line per
+    allocation and free of that cache during smpbench (which also allocates
+    from kstress_192 and kmalloc): the operation, the cache, 640 bytes, the
+    object and the caller by name (a function of kernel/kmem_stress.c); every
+    object allocated is freed; no line for any other cache or kmalloc()."""
+    def case():
+        problems = []
+        with QemuConsole(["--kernel", kernel(alloc + "_debug"),
+                          "--append", "kmem_debug=T,kstress_640 console"], timeout=120) as q:
+            q.expect(r"tinyslab> ")
+            q.send("smpbench 300\r")
+            out = strip(q.expect(r"tinyslab> ", timeout=120))
+            q.send("halt\r")
+            q.wait_exit(30)
+            lines = [x.strip() for x in out.splitlines() if "kmem_debug: " in x]
+            live, allocs = set(), 0
+            for x in lines:
+                m = TRACE_LINE.search(x)
+                if not m:
+                    problems.append(f"not a T line: {x!r}")
+                    continue
+                op, cache, size, obj, site = m.groups()
+                if cache != "kstress_640" or size != "640":
+                    problems.append(f"a line for another cache or size: {x!r}")
+                if not re.match(r"(kmem_)?stress_\w+\+0x[0-9a-f]+/0x[0-9a-f]+$", site):
+                    problems.append(f"the caller is not a function of kmem_stress.c: {x!r}")
+                if op == "alloc":
+                    allocs += 1
+                    live.add(obj)
+                elif obj in live:
+                    live.remove(obj)
+                else:
+                    problems.append(f"a free of an object not allocated: {x!r}")
+            if allocs < 5:
+                problems.append(f"only {allocs} allocation lines for kstress_640")
+            if live:
+                problems.append(f"{len(live)} objects allocated and never freed")
+            return problems[:10], q.log[-3000:]
+    case.__name__ = f"kmem_debug_trace_{alloc}"
+    return case
+
+
 def smp_console_case(alloc):
     """-smp 4: every CPU online in the boot log and in "cpus", stress still clean."""
     def case():
@@ -708,6 +754,45 @@ def gdb_helpers_case(alloc):
     return case
 
 
+def build_tweaked(name, alloc, *tweaks):
+    """build/system/<name>/vmlinux: <alloc>_defconfig with kconfig-tweak's
+    arguments tweaks, built (-j2); returns its path."""
+    out = work(name)
+    make = ["make", "-s", "-C", ROOT, f"O={out}"]
+    subprocess.run(make + [f"{alloc}_defconfig"], check=True)
+    subprocess.run(["kconfig-tweak", "--file", os.path.join(out, ".config")] + list(tweaks),
+                   check=True)
+    subprocess.run(make + ["olddefconfig"], check=True)
+    subprocess.run(make + ["-j2"], check=True)
+    return os.path.join(out, "vmlinux")
+
+
+def gdb_dmesg_without_log_buf():
+    """A kernel built with LOG_BUF_SHIFT=0 has no log_buf: it boots to its
+    console all the same, and ts-dmesg says there is no log buffer (the
+    other helpers still work)."""
+    problems, port = [], free_port()
+    vmlinux = build_tweaked("nolog-slab", "slab", "--set-val", "LOG_BUF_SHIFT", "0",
+                            "--disable", "SELFTEST", "--disable", "SMP")
+    syms = subprocess.run(["i686-linux-gnu-nm", vmlinux], capture_output=True, text=True,
+                          check=True).stdout
+    if re.search(r" log_(buf|end)$", syms, re.M):
+        problems.append("LOG_BUF_SHIFT=0, yet the kernel has log_buf or log_end")
+    with QemuConsole(["--kernel", vmlinux, "--gdb", str(port)], timeout=60) as q:
+        q.expect(r"tinyslab> ")
+        q.send("buddyinfo\r")
+        own = q.expect(r"tinyslab> ")
+        out = run_gdb(vmlinux, port, ["ts-dmesg", "ts-buddyinfo"])
+        expect_in(out, problems, "ts-dmesg: this kernel has no log buffer (built with "
+                  "LOG_BUF_SHIFT=0)", "Node 0, zone")
+        if "Node 0, zone" in own and report_lines(own)[:1] != report_lines(out)[:1]:
+            problems.append(f"ts-buddyinfo {report_lines(out)[:1]} is not the kernel's "
+                            f"{report_lines(own)[:1]}")
+        q.send("halt\r")
+        q.wait_exit()
+    return problems, out[-1500:]
+
+
 CASES = [
     console_case("slab"),
     console_case("slob"),
@@ -732,11 +817,14 @@ CASES = [
     compare_tool,
     gdb_helpers_case("slab"),
     gdb_helpers_case("slob"),
+    gdb_dmesg_without_log_buf,
     smp_console_case("slab"),
     smp_console_case("slob"),
     smp_cpus_left_out,
     kmem_debug_console_case("slab"),
     kmem_debug_console_case("slob"),
+    kmem_debug_trace_case("slab"),
+    kmem_debug_trace_case("slob"),
 ]
 
 
