@@ -49,7 +49,9 @@
  * allocator starts in the kernel's state and the footprint figures must
  * come out exactly as the kernel's.
  * Exit status: 0 clean run, 1 allocation failures or corruption (counted
- * in the report) or a malformed trace, 2 bad usage or a host failure.
+ * in the report), any report printed (a bad pointer, BUG, WARNING, or
+ * the debugging layer's heap damage) or a malformed trace, 2 bad usage or
+ * a host failure.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -62,6 +64,8 @@
 #include <ucontext.h>
 
 #include <tiny/kernel.h>
+#include <tiny/atomic.h>
+#include <tiny/ktest.h>
 #include <tiny/mm.h>
 #include <tiny/replay.h>
 #include <tiny/slab.h>
@@ -571,6 +575,13 @@ int main(int argc, char **argv)
 		breakdown_print();
 	if (totalram_pages())
 		printf("bench: MemTotal %lu kB\n", totalram_pages() << (PAGE_SHIFT - 10));
+	if (counter_read(&ktest_reports_printed)) {
+		/* The allocator or the debugging layer saw damage or a bad
+		 * pointer: the replay itself makes neither. */
+		printf("bench: %lu report(s) printed (bad pointer, BUG, WARNING or heap damage)\n",
+		       counter_read(&ktest_reports_printed));
+		r = 1;
+	}
 	printf("replay: %s\n", r == 0 ? "PASS" : "FAIL");
 	fflush(stdout);
 	if (cycles_path) {
