@@ -791,7 +791,7 @@ void kmem_cache_free(struct kmem_cache *c, void *objp)
 
 	if (unlikely(!objp))
 		return;
-	page = virt_to_page(objp);
+	page = cache_virt_to_page(c, objp);
 	why = likely(page_of_cache(page, c)) ? cache_free(c, page, objp, BUFCTL_ACTIVE) :
 					       not_an_object(c, page, objp);
 	if (unlikely(why)) {
@@ -922,7 +922,6 @@ static int is_general(const struct kmem_cache *c)
 
 void kfree(const void *objp)
 {
-	void *caller = __builtin_return_address(0);
 	struct kmem_cache *c;
 	struct page *page;
 	const char *why;
@@ -931,7 +930,7 @@ void kfree(const void *objp)
 		return;
 	page = virt_to_page(objp);
 	if (unlikely(!page || !(page->flags & PG_slab))) {
-		if (kfree_large(page, objp, caller))
+		if (kfree_large(page, objp, __builtin_return_address(0)))
 			slab_debug_validate("kfree", objp);
 		return;
 	}
@@ -939,7 +938,7 @@ void kfree(const void *objp)
 	why = likely(is_general(c)) ? cache_free(c, page, objp, BUFCTL_ACTIVE) :
 				      "an object of a cache, not a kmalloc() block";
 	if (unlikely(why)) {
-		kmem_bad_free("kfree", objp, why, caller);
+		kmem_bad_free("kfree", objp, why, __builtin_return_address(0));
 		return;
 	}
 	slab_debug_validate("kfree", objp);
@@ -1192,6 +1191,8 @@ static int cache_init(struct kmem_cache *c, const char *name, size_t size, size_
 	if (cache_layout(c, size, align, flags))
 		return -1;
 	c->page_base = (uintptr_t)mem_map - first_pfn * sizeof(struct page);
+	c->pfn_lo = mem_map ? first_pfn : 0;
+	c->nr_pfns = mem_map ? end_pfn - first_pfn : 0;
 	c->name = name;
 	c->obj_size = size;
 	c->ctor = ctor;
