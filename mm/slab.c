@@ -43,9 +43,12 @@
  * CPUs get magazines; the others share no_magazine until they first use
  * the cache.
  *
- * kmalloc() uses general caches of 32 bytes to a page (powers of two and
- * their three quarters from 256 up) and takes larger
- * blocks from the page allocator (PG_bigblock on the head page).  A bad
+ * kmalloc() uses general caches of 8 bytes to a page: Linux 6.1's small
+ * classes up to 256, then for each count n of objects a page can hold the
+ * largest cache-line multiple that packs n (no class packs as few as the
+ * next larger one, as 1536 did 2048's two a page).  Larger blocks come from
+ * the page allocator (PG_bigblock on the head page), only the pages they
+ * need: the rest of the power-of-two block goes back at once.  A bad
  * kfree()/kmem_cache_free() (not an object start, another cache's object,
  * a double free) is found in O(1) from the page and the bufctl state,
  * reported, and changes nothing.  Lock order: cache_chain_lock, a cache's
@@ -66,9 +69,14 @@ const char kmem_allocator_name[] = "SLAB";
 
 #define CACHE(x)	{ .cs_size = (x), .cs_name = "size-" #x }
 struct cache_sizes malloc_sizes[] = {
-	CACHE(32), CACHE(64), CACHE(96), CACHE(128), CACHE(192), CACHE(256),
-	CACHE(384), CACHE(512), CACHE(768), CACHE(1024), CACHE(1536), CACHE(2048),
-	CACHE(3072), CACHE(4096), CACHE(6144), CACHE(8192), CACHE(12288), CACHE(16384),
+	/* Linux 6.1's small classes: powers of two, 96 and 192 */
+	CACHE(8), CACHE(16), CACHE(32), CACHE(64), CACHE(96), CACHE(128), CACHE(192), CACHE(256),
+	/* above: per number n of objects a page holds (n = 16 down to 1), the
+	 * largest multiple of the 64-byte cache line with n in a page */
+	CACHE(320), CACHE(384), CACHE(448), CACHE(512), CACHE(576), CACHE(640), CACHE(768),
+	CACHE(1024), CACHE(1344), CACHE(2048), CACHE(4096),
+	/* whole pages of 8 and 16 KiB, for larger PAGE_SIZEs (the host's ktests) */
+	CACHE(8192), CACHE(16384),
 };
 const unsigned int nr_malloc_sizes = ARRAY_SIZE(malloc_sizes);
 size_t kmalloc_max_size;		/* largest general cache made at boot */
@@ -783,7 +791,7 @@ void kmem_cache_free(struct kmem_cache *c, void *objp)
 
 	if (unlikely(!objp))
 		return;
-	page = virt_to_page(objp);
+	page = cache_virt_to_page(c, objp);
 	why = likely(page_of_cache(page, c)) ? cache_free(c, page, objp, BUFCTL_ACTIVE) :
 					       not_an_object(c, page, objp);
 	if (unlikely(why)) {
@@ -816,29 +824,59 @@ struct kmem_cache *kmem_find_general_cachep(size_t size)
 						   NULL;
 }
 
-/* A block of whole pages from the page allocator, on the large_blocks list. */
+/* Pages of a large block: its head page's inuse (SLOB's word; SLAB's
+ * large blocks have no other use for it). */
+static inline unsigned long large_block_nr(const struct page *page)
+{
+	return page->inuse;
+}
+
+/* A block of whole pages from the page allocator, on the large_blocks
+ * list: only the pages size needs, the rest of the power-of-two block goes
+ * back at once (split_page_block(), as Linux's alloc_pages_exact()), and
+ * only those are zeroed for __GFP_ZERO.  NULL if out of memory. */
 static void *kmalloc_large(size_t size, gfp_t flags)
 {
 	unsigned int order = get_order(size);
-	struct page *page = alloc_pages(flags, order);
-	unsigned long save;
+	unsigned long nr = PAGE_ALIGN(size) >> PAGE_SHIFT, save;
+	struct page *page = alloc_pages(flags & ~__GFP_ZERO, order);
+	void *addr;
 
 	if (!page)
 		return NULL;
+	if (nr < 1UL << order)
+		split_page_block(page, order, nr);
+	addr = page_address(page);
+	if (flags & __GFP_ZERO)
+		memset(addr, 0, nr << PAGE_SHIFT);
 	spin_lock_irqsave(&large_block_lock, save);
+	page->inuse = nr;
 	page_update_flags(page, 1, PG_bigblock, 0);
 	list_add(&page->lru, &large_blocks);
-	large_block_pages += 1UL << order;
+	large_block_pages += nr;
 	spin_unlock_irqrestore(&large_block_lock, save);
-	kmem_mark_allocated(page_address(page), PAGE_SIZE << order, (flags & __GFP_ZERO) != 0);
-	return page_address(page);
+	kmem_mark_allocated(addr, nr << PAGE_SHIFT, (flags & __GFP_ZERO) != 0);
+	return addr;
+}
+
+/* Gives the nr pages of a large block back: as the block alloc_pages()
+ * made if it was not split, else page by page. */
+static void large_block_release(struct page *page, unsigned long nr)
+{
+	unsigned long i;
+
+	if (nr == 1UL << page->order) {
+		__free_pages(page, page->order);
+		return;
+	}
+	for (i = 0; i < nr; i++)
+		__free_pages(page + i, 0);
 }
 
 /* Frees a large block if objp is one; otherwise reports it and returns 0. */
 static int kfree_large(struct page *page, const void *objp, void *caller)
 {
-	unsigned int order = 0;
-	unsigned long save;
+	unsigned long save, nr = 0;
 	int ok;
 
 	spin_lock_irqsave(&large_block_lock, save);
@@ -846,8 +884,8 @@ static int kfree_large(struct page *page, const void *objp, void *caller)
 	if (ok) {
 		page_update_flags(page, 1, 0, PG_bigblock);
 		list_del_init(&page->lru);
-		order = page->order;
-		large_block_pages -= 1UL << order;
+		nr = large_block_nr(page);
+		large_block_pages -= nr;
 	}
 	spin_unlock_irqrestore(&large_block_lock, save);
 	if (!ok) {
@@ -855,9 +893,9 @@ static int kfree_large(struct page *page, const void *objp, void *caller)
 			      "already, or not its start)", caller);
 		return 0;
 	}
-	kmem_mark_freed(objp, PAGE_SIZE << order);
-	kmem_mark_internal(objp, PAGE_SIZE << order);	/* as the page allocator gave it */
-	__free_pages(page, order);
+	kmem_mark_freed(objp, nr << PAGE_SHIFT);
+	kmem_mark_internal(objp, nr << PAGE_SHIFT);	/* as the page allocator gave it */
+	large_block_release(page, nr);
 	return 1;
 }
 
@@ -884,7 +922,6 @@ static int is_general(const struct kmem_cache *c)
 
 void kfree(const void *objp)
 {
-	void *caller = __builtin_return_address(0);
 	struct kmem_cache *c;
 	struct page *page;
 	const char *why;
@@ -893,7 +930,7 @@ void kfree(const void *objp)
 		return;
 	page = virt_to_page(objp);
 	if (unlikely(!page || !(page->flags & PG_slab))) {
-		if (kfree_large(page, objp, caller))
+		if (kfree_large(page, objp, __builtin_return_address(0)))
 			slab_debug_validate("kfree", objp);
 		return;
 	}
@@ -901,7 +938,7 @@ void kfree(const void *objp)
 	why = likely(is_general(c)) ? cache_free(c, page, objp, BUFCTL_ACTIVE) :
 				      "an object of a cache, not a kmalloc() block";
 	if (unlikely(why)) {
-		kmem_bad_free("kfree", objp, why, caller);
+		kmem_bad_free("kfree", objp, why, __builtin_return_address(0));
 		return;
 	}
 	slab_debug_validate("kfree", objp);
@@ -918,7 +955,7 @@ size_t ksize(const void *objp)
 	    !cache_free_check(page->slab_cache, page, objp, BUFCTL_ACTIVE))
 		return ((struct kmem_cache *)page->slab_cache)->obj_size;
 	if (page && (page->flags & PG_bigblock) && objp == page_address(page))
-		return PAGE_SIZE << page->order;
+		return large_block_nr(page) << PAGE_SHIFT;
 	kmem_bad_free("ksize", objp, "not a live kmalloc() block", __builtin_return_address(0));
 	return 0;
 }
@@ -1154,6 +1191,8 @@ static int cache_init(struct kmem_cache *c, const char *name, size_t size, size_
 	if (cache_layout(c, size, align, flags))
 		return -1;
 	c->page_base = (uintptr_t)mem_map - first_pfn * sizeof(struct page);
+	c->pfn_lo = mem_map ? first_pfn : 0;
+	c->nr_pfns = mem_map ? end_pfn - first_pfn : 0;
 	c->name = name;
 	c->obj_size = size;
 	c->ctor = ctor;

@@ -137,6 +137,8 @@ struct kmem_cache {
 	u32 reciprocal_size;		/* ceil(2^32 / buffer_size): see obj_index() */
 	uintptr_t page_base;		/* mem_map less first_pfn pages, as a number:
 					 * see slab_obj_page() */
+	unsigned long pfn_lo, nr_pfns;	/* first_pfn and end_pfn - first_pfn: see
+					 * cache_virt_to_page() */
 	size_t objs_bytes;		/* num * buffer_size: the objects' span in a slab */
 
 	spinlock_t lock;		/* the three lists, the counters below, colour_next;
@@ -248,6 +250,16 @@ static inline struct page *slab_obj_page(const struct kmem_cache *c, const void 
 {
 	return (struct page *)(c->page_base +
 			       ((uintptr_t)objp >> PAGE_SHIFT) * sizeof(struct page));
+}
+
+/* virt_to_page(objp) from copies in c of mem_map's place and range (one
+ * cache line the free reads anyway, not three globals): the struct page,
+ * or NULL for an address outside managed memory. */
+static inline struct page *cache_virt_to_page(const struct kmem_cache *c, const void *objp)
+{
+	unsigned long pfn = (uintptr_t)objp >> PAGE_SHIFT;
+
+	return pfn - c->pfn_lo < c->nr_pfns ? slab_obj_page(c, objp) : NULL;
 }
 
 /* obj must be an object's start in slabp. */

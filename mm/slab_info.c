@@ -364,7 +364,7 @@ static int validate_large_blocks(void)
 			pr_err("slab: validate: large block %p has page flags %#x\n",
 			       page_address(page), page->flags);
 		}
-		pages += 1UL << page->order;
+		pages += page->inuse;		/* large_block_nr() */
 	}
 	if (pages != large_block_pages) {
 		errors++;

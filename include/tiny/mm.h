@@ -38,7 +38,8 @@ struct page {
 	union {
 		void *slab_cache;	/* SLAB: owning cache; SLOB: the cache of a
 					 * page-sized object */
-		unsigned long inuse;	/* SLOB: start maps in use in a map page */
+		unsigned long inuse;	/* SLOB: start maps in use in a map page;
+					 * SLAB: pages of a large kmalloc() block */
 	};
 	void *slab;			/* SLAB: slab descriptor; SLOB: a heap page's
 					 * start map, or a map page's free maps */

@@ -626,7 +626,7 @@ static void slabinfo_counts_match(struct ktest *t)
 static void kmalloc_size_classes(struct ktest *t)
 {
 	static const size_t asked[] = { 1, 32, 33, 90, 97, 150, 193, 1000, 2049, PAGE_SIZE };
-	static const size_t got[] = { 32, 32, 64, 96, 128, 192, 256, 1024, 3072, PAGE_SIZE };
+	static const size_t got[] = { 8, 32, 64, 96, 128, 192, 256, 1024, 4096, PAGE_SIZE };
 	unsigned long before = large_block_pages;
 	unsigned int i;
 	void *p;
@@ -667,6 +667,54 @@ static void kmalloc_size_classes(struct ktest *t)
 	kfree(p);
 	KTEST_EXPECT_FALSE(t, virt_to_page(p)->flags & PG_bigblock);
 	KTEST_EXPECT_EQ(t, large_block_pages, before);
+}
+
+/* Above 256 bytes each class is the largest multiple of the cache line
+ * that packs its number of objects in a slab (beside an on-slab
+ * descriptor), and packs more than the next
+ * class: no class rounds up to another's count (as 1536 did to 2048's two
+ * a page, and 3072 to 4096's one). */
+static void kmalloc_classes_pack_pages(struct ktest *t)
+{
+	unsigned int i;
+
+	for (i = 0; i + 1 < nr_malloc_sizes; i++) {
+		struct kmem_cache *c = malloc_sizes[i].cs_cachep, *next = malloc_sizes[i + 1].cs_cachep;
+
+		if (!c || malloc_sizes[i].cs_size <= 256)
+			continue;
+		KTEST_EXPECT_EQ(t, c->buffer_size % L1_CACHE_BYTES, 0u);
+		KTEST_EXPECT_GT(t, (c->buffer_size + L1_CACHE_BYTES) * c->num +
+				(OFF_SLAB(c) ? 0 : c->slab_size), PAGE_SIZE << c->gfporder);
+		if (next && next->gfporder == c->gfporder)
+			KTEST_EXPECT_GT(t, c->num, next->num);
+	}
+}
+
+/* A large block keeps only the pages it needs (Linux's alloc_pages_exact()):
+ * 2 pages and a byte take 3 pages, not 4, all zeroed for __GFP_ZERO, and
+ * the fourth page of the block is back with the page allocator. */
+static void kmalloc_large_takes_exact_pages(struct ktest *t)
+{
+	unsigned long before = large_block_pages;
+	size_t i, size = 2 * PAGE_SIZE + 1;
+	unsigned char *p = kmalloc(size, GFP_KERNEL);
+	int zero = 1;
+
+	KTEST_ASSERT_NOT_NULL(t, p);
+	memset(p, 0xa5, size);
+	kfree(p);
+	p = kmalloc(size, GFP_KERNEL | __GFP_ZERO);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	KTEST_EXPECT_EQ(t, ksize(p), 3 * PAGE_SIZE);
+	KTEST_EXPECT_EQ(t, large_block_pages, before + 3);
+	for (i = 0; i < 3 * PAGE_SIZE; i++)
+		zero &= p[i] == 0;
+	KTEST_EXPECT_TRUE(t, zero);
+	KTEST_EXPECT_TRUE(t, virt_to_page(p + 3 * PAGE_SIZE)->flags & PG_buddy);
+	kfree(p);
+	KTEST_EXPECT_EQ(t, large_block_pages, before);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
 }
 
 /* Every page of a multi-page slab leads to the cache, the slab and the object. */
@@ -1462,6 +1510,8 @@ static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(destroy_refuses_live_objects),
 	KTEST_CASE(slabinfo_counts_match),
 	KTEST_CASE(kmalloc_size_classes),
+	KTEST_CASE(kmalloc_classes_pack_pages),
+	KTEST_CASE(kmalloc_large_takes_exact_pages),
 	KTEST_CASE(owner_found_from_page),
 	KTEST_CASE(bad_frees_change_nothing),
 	KTEST_CASE(internal_objects_refused),
