@@ -305,6 +305,7 @@ static u32 bracket_floor(void)
  * inner calls are not counted. */
 enum { STEP_KMALLOC, STEP_CACHE_ALLOC, STEP_KFREE, STEP_CACHE_FREE, STEP_CREATE, STEP_DESTROY,
        STEP_ENTRIES };
+#define STEP_KEEP	(1 << 17)	/* counts kept per kind: every call of the shipped trace */
 
 static struct {
 	unsigned char *entry[STEP_ENTRIES], saved[STEP_ENTRIES];
@@ -319,6 +320,7 @@ static struct {
 	unsigned long count, calls[2], frees_left;
 	unsigned long long total[2];
 	unsigned long max[2], max_op[2];	/* [0] allocations, [1] frees */
+	unsigned int kept[2][STEP_KEEP];	/* each stepped call's count, for the median */
 	const struct replay_op *ops;
 	unsigned long nr_ops;
 } step;
@@ -336,6 +338,8 @@ static void step_done(int e)
 
 	if (e >= STEP_CREATE || (kind && !step.frees_left))
 		return;
+	if (step.calls[kind] < STEP_KEEP)
+		step.kept[kind][step.calls[kind]] = (unsigned int)n;
 	step.calls[kind]++;
 	step.total[kind] += n;
 	if (n > step.max[kind]) {
@@ -458,6 +462,24 @@ static void step_setup(const void *data, unsigned long every)
 	step.every = every ? every : 1;
 }
 
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of the counts kept for kind (the typical call: the fast path). */
+static unsigned int step_median(int kind)
+{
+	unsigned long n = step.calls[kind] < STEP_KEEP ? step.calls[kind] : STEP_KEEP;
+
+	if (!n)
+		return 0;
+	qsort(step.kept[kind], n, sizeof(step.kept[kind][0]), cmp_uint);
+	return step.kept[kind][n / 2];
+}
+
 static void step_report(void)
 {
 	int e;
@@ -465,14 +487,15 @@ static void step_report(void)
 	for (e = 0; e < STEP_ENTRIES; e++)
 		step_arm(e, 0);
 	printf("bench: instructions per call, single-stepped (every %lu-th call, zeroed "
-	       "allocations left out): allocation max %lu (stepped call %lu%s%lu), mean %.1f; "
-	       "free max %lu (stepped call %lu), mean %.1f; %lu allocations, %lu frees stepped\n",
+	       "allocations left out): allocation max %lu (stepped call %lu%s%lu), mean %.1f, "
+	       "median %u; free max %lu (stepped call %lu), mean %.1f, median %u; "
+	       "%lu allocations, %lu frees stepped\n",
 	       step.every, step.max[0], step.max_op[0], step.max_arg ? ", kmalloc " : "",
 	       (unsigned long)step.max_arg,
-	       step.calls[0] ? (double)step.total[0] / step.calls[0] : 0,
+	       step.calls[0] ? (double)step.total[0] / step.calls[0] : 0, step_median(0),
 	       step.max[1], step.max_op[1],
-	       step.calls[1] ? (double)step.total[1] / step.calls[1] : 0, step.calls[0],
-	       step.calls[1]);
+	       step.calls[1] ? (double)step.total[1] / step.calls[1] : 0, step_median(1),
+	       step.calls[0], step.calls[1]);
 }
 #else
 static void step_setup(const void *data, unsigned long every)
