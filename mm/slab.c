@@ -481,14 +481,6 @@ static unsigned long slabs_destroy(struct kmem_cache *c, struct list_head *list)
 
 /* ---- allocation and free: the per-CPU fast path ------------------------------ */
 
-/* kmem_debug_validate(), compiled in only with CONFIG_DEBUG_KMEM_VALIDATE:
- * otherwise not even a call on the fast path. */
-static inline void slab_debug_validate(const char *op, const void *obj)
-{
-	if (IS_ENABLED(CONFIG_DEBUG_KMEM_VALIDATE))
-		kmem_debug_validate(op, obj);
-}
-
 static void start_cpu_reaper(void *unused);
 static void *magazine_alloc(unsigned int limit, unsigned int batch, gfp_t flags);
 
@@ -780,7 +772,7 @@ void *kmem_cache_alloc(struct kmem_cache *c, gfp_t flags)
 		return NULL;
 	}
 	objp = cache_alloc(c, flags, BUFCTL_ACTIVE);
-	slab_debug_validate("kmem_cache_alloc", objp);
+	kmem_debug_validate("kmem_cache_alloc", objp);
 	return objp;
 }
 
@@ -798,7 +790,7 @@ void kmem_cache_free(struct kmem_cache *c, void *objp)
 		kmem_bad_free("kmem_cache_free", objp, why, __builtin_return_address(0));
 		return;
 	}
-	slab_debug_validate("kmem_cache_free", objp);
+	kmem_debug_validate("kmem_cache_free", objp);
 }
 
 /* ---- kmalloc ------------------------------------------------------------------- */
@@ -910,7 +902,7 @@ void *kmalloc(size_t size, gfp_t flags)
 		return ZERO_SIZE_PTR;
 	else
 		objp = kmalloc_large(size, flags);
-	slab_debug_validate("kmalloc", objp);
+	kmem_debug_validate("kmalloc", objp);
 	return objp;
 }
 
@@ -931,7 +923,7 @@ void kfree(const void *objp)
 	page = virt_to_page(objp);
 	if (unlikely(!page || !(page->flags & PG_slab))) {
 		if (kfree_large(page, objp, __builtin_return_address(0)))
-			slab_debug_validate("kfree", objp);
+			kmem_debug_validate("kfree", objp);
 		return;
 	}
 	c = page->slab_cache;
@@ -941,7 +933,7 @@ void kfree(const void *objp)
 		kmem_bad_free("kfree", objp, why, __builtin_return_address(0));
 		return;
 	}
-	slab_debug_validate("kfree", objp);
+	kmem_debug_validate("kfree", objp);
 }
 
 size_t ksize(const void *objp)
@@ -1287,7 +1279,7 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 		cache_release(c);
 		return NULL;
 	}
-	slab_debug_validate("kmem_cache_create", c);
+	kmem_debug_validate("kmem_cache_create", c);
 	return c;
 }
 
@@ -1320,7 +1312,7 @@ int kmem_cache_shrink(struct kmem_cache *c)
 {
 	unsigned long pages = __cache_shrink(c);
 
-	slab_debug_validate("kmem_cache_shrink", c);
+	kmem_debug_validate("kmem_cache_shrink", c);
 	return (int)pages;
 }
 
@@ -1339,7 +1331,7 @@ unsigned long kmem_reclaim(void)
 		pages += free_slabs_now(c);
 	}
 	spin_unlock_irqrestore(&cache_chain_lock, save);
-	slab_debug_validate("kmem_reclaim", NULL);
+	kmem_debug_validate("kmem_reclaim", NULL);
 	return pages + (unsigned long)atomic_long_read(&req.pages);
 }
 
@@ -1387,7 +1379,7 @@ int kmem_cache_destroy(struct kmem_cache *c)
 	free_slabs_now(c);
 	WARN_ON(c->num_slabs);
 	cache_release(c);
-	slab_debug_validate("kmem_cache_destroy", NULL);
+	kmem_debug_validate("kmem_cache_destroy", NULL);
 	return 0;
 }
 

@@ -19,11 +19,11 @@ void kmem_bad_free(const char *fn, const void *obj, const char *why, void *calle
 	pr_err("%s: bad pointer %p from %pS: %s; ignored\n", fn, obj, caller, why);
 }
 
-void kmem_debug_validate(const char *op, const void *obj)
+void __kmem_debug_validate(const char *op, const void *obj)
 {
 	static atomic_t reported;
 
-	if (!IS_ENABLED(CONFIG_DEBUG_KMEM_VALIDATE) || atomic_read(&reported))
+	if (atomic_read(&reported))
 		return;
 	if (kmem_validate() && !atomic_xchg(&reported, 1)) {
 		pr_err("kmem: heap inconsistent after %s(%p); further checks off\n", op, obj);

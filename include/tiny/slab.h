@@ -156,7 +156,13 @@ int kmem_validate(void);
 void kmem_bad_free(const char *fn, const void *obj, const char *why, void *caller);
 extern unsigned long kmem_bad_free_count;
 /* With CONFIG_DEBUG_KMEM_VALIDATE: runs kmem_validate() after an operation
- * and reports the first operation after which it fails. */
-void kmem_debug_validate(const char *op, const void *obj);
+ * and reports the first operation after which it fails.  Without it, not
+ * even a call on the allocators' fast paths. */
+void __kmem_debug_validate(const char *op, const void *obj);
+static inline void kmem_debug_validate(const char *op, const void *obj)
+{
+	if (IS_ENABLED(CONFIG_DEBUG_KMEM_VALIDATE))
+		__kmem_debug_validate(op, obj);
+}
 
 #endif /* TINY_SLAB_H */
