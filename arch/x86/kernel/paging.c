@@ -119,13 +119,34 @@ int paging_guard_page(unsigned long addr)
 	return 0;
 }
 
-/* Maps the page at addr again (a guard page whose block goes back to the
- * page allocator; the self-tests).  Boot CPU or any CPU, as for the guard. */
+/* Makes the page table of 4 MiB page i one 4 MiB PDE again if it maps
+ * every page as split_large_page() did, and frees the table. */
+static void join_large_page(unsigned int i, u32 *table)
+{
+	u32 attrs = table[0] & (PTE_PRESENT | PTE_WRITE | PTE_PCD | PTE_PWT);
+	unsigned int j;
+
+	for (j = 0; j < 1024; j++)
+		if ((table[j] & ~0xfffu) != ((u32)i << 22) + ((u32)j << 12) ||
+		    (table[j] & (PTE_PRESENT | PTE_WRITE | PTE_PCD | PTE_PWT)) != attrs)
+			return;
+	page_dir[i] = ((u32)i << 22) | attrs | PDE_LARGE;
+	write_cr3(read_cr3());
+	free_page((unsigned long)(uintptr_t)table);
+}
+
+/* Maps the page at addr again, writable, and undoes the split of its 4 MiB
+ * page if that was all the split was for (the self-tests give a guarded
+ * block back).  Process context, as paging_guard_page(). */
 void paging_unguard_page(unsigned long addr)
 {
-	u32 *table = (u32 *)(uintptr_t)(page_dir[addr >> 22] & ~0xfffu);
+	unsigned int i = addr >> 22;
+	u32 *table = (u32 *)(uintptr_t)(page_dir[i] & ~0xfffu);
 
 	table[(addr >> 12) & 1023] = (u32)(addr & ~0xfffUL) | PTE_PRESENT | PTE_WRITE;
+	__asm__ __volatile__("invlpg (%0)" : : "r"(addr) : "memory");
+	if (i)
+		join_large_page(i, table);
 }
 
 /* The entry that maps addr: a 4 KiB PTE, or the 4 MiB PDE (PAGING_LARGE

@@ -224,28 +224,28 @@ static void boot_one_cpu(unsigned int cpu)
 	pr_info("smp: CPU %u (APIC id %u) online\n", cpu, c->apic_id);
 }
 
-/* Each listed CPU that maxcpus= lets start gets its stack (stack_hi set);
- * the others are left out, reported. */
+/* Gives the stack of a CPU that is not started back (guard page mapped
+ * again, the pages to the page allocator). */
+static void free_guarded_stack(struct x86_cpu *c)
+{
+	unsigned long guard = c->stack_lo - PAGE_SIZE, i;
+
+	paging_unguard_page(guard);
+	for (i = 0; i <= AP_STACK_PAGES; i++)
+		free_page(guard + i * PAGE_SIZE);
+	c->stack_lo = c->stack_hi = 0;
+}
+
+/* Every listed CPU gets its stack before any AP runs (the guard pages are
+ * made while only this CPU has translations cached); one that has none
+ * is reported and left out. */
 static void prepare_cpus(void)
 {
-	unsigned int cpu, n = 1;
+	unsigned int cpu;
 
-	for (cpu = 1; cpu < NR_CPUS; cpu++) {
-		struct x86_cpu *c = &x86_cpus[cpu];
-
-		if (c->state != CPU_LISTED)
-			continue;
-		if (n >= max_cpus) {
-			pr_info("smp: CPU %u (APIC id %u) left out: maxcpus=%u\n",
-				cpu, c->apic_id, max_cpus);
-			continue;
-		}
-		if (alloc_guarded_stack(cpu)) {
-			c->state = CPU_FAILED;
-			continue;
-		}
-		n++;
-	}
+	for (cpu = 1; cpu < NR_CPUS; cpu++)
+		if (x86_cpus[cpu].state == CPU_LISTED && alloc_guarded_stack(cpu))
+			x86_cpus[cpu].state = CPU_FAILED;
 }
 
 static unsigned long tsc_to_us(u64 cycles)
@@ -269,9 +269,19 @@ void smp_boot_cpus(void)
 	ap_boot_cr4 = read_cr4();
 	t0 = rdtsc();
 	prepare_cpus();
-	for (cpu = 1; cpu < NR_CPUS; cpu++)
-		if (x86_cpus[cpu].state == CPU_LISTED && x86_cpus[cpu].stack_hi)
-			boot_one_cpu(cpu);
+	for (cpu = 1; cpu < NR_CPUS; cpu++) {
+		struct x86_cpu *c = &x86_cpus[cpu];
+
+		if (c->state != CPU_LISTED)
+			continue;
+		if (num_online_cpus() >= max_cpus) {	/* counts only CPUs that came up */
+			pr_info("smp: CPU %u (APIC id %u) left out: maxcpus=%u\n",
+				cpu, c->apic_id, max_cpus);
+			free_guarded_stack(c);
+			continue;
+		}
+		boot_one_cpu(cpu);
+	}
 	pr_info("smp: %u of %u CPUs online; starting the APs took %lu us, "
 		"all online %lu ms after the machine's reset (both by the TSC)\n",
 		num_online_cpus(), nr_listed_cpus, tsc_to_us(rdtsc() - t0), tsc_to_us(rdtsc()) / 1000);

@@ -107,7 +107,8 @@ unsigned long paging_cr3(void);
  * context; other CPUs may keep a cached translation (guard before the APs
  * start). */
 int paging_guard_page(unsigned long addr);
-/* Maps a guard page again, writable (the self-tests give its block back). */
+/* Maps a guard page again, writable, and joins a 4 MiB page the guard
+ * split back into one, freeing its page table (the self-tests). */
 void paging_unguard_page(unsigned long addr);
 /* The 4 KiB PTE or 4 MiB PDE (PAGING_LARGE set) mapping addr, 0 if none. */
 u32 paging_entry(unsigned long addr);
