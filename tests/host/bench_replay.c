@@ -320,7 +320,7 @@ static struct {
 	unsigned long count, calls[2], frees_left;
 	unsigned long long total[2];
 	unsigned long max[2], max_op[2];	/* [0] allocations, [1] frees */
-	unsigned int kept[2][STEP_KEEP];	/* each stepped call's count, for the median */
+	u32 kept[2][STEP_KEEP];		/* each stepped call's count, for the median */
 	const struct replay_op *ops;
 	unsigned long nr_ops;
 } step;
@@ -339,7 +339,7 @@ static void step_done(int e)
 	if (e >= STEP_CREATE || (kind && !step.frees_left))
 		return;
 	if (step.calls[kind] < STEP_KEEP)
-		step.kept[kind][step.calls[kind]] = (unsigned int)n;
+		step.kept[kind][step.calls[kind]] = (u32)n;
 	step.calls[kind]++;
 	step.total[kind] += n;
 	if (n > step.max[kind]) {
@@ -462,13 +462,6 @@ static void step_setup(const void *data, unsigned long every)
 	step.every = every ? every : 1;
 }
 
-static int cmp_uint(const void *a, const void *b)
-{
-	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The median of the counts kept for kind (the typical call: the fast path). */
 static unsigned int step_median(int kind)
 {
@@ -476,7 +469,7 @@ static unsigned int step_median(int kind)
 
 	if (!n)
 		return 0;
-	qsort(step.kept[kind], n, sizeof(step.kept[kind][0]), cmp_uint);
+	qsort(step.kept[kind], n, sizeof(u32), cmp_u32);
 	return step.kept[kind][n / 2];
 }
 
