@@ -447,32 +447,41 @@ static slob_t *slob_alloc_run(int units, gfp_t gfp)
 }
 
 /*
- * A block of size bytes at the given alignment (at most a page), growing
- * the heap if needed; its start is marked in the map.  With a tag, the
- * block begins with a header carrying it and the body after the header is
- * returned.  NULL if out of memory.  Any context; takes slob_lock.
+ * A block of units units (two or more) at the alignment al (in units, a
+ * power of two; 0 or 1 for none), growing the heap if needed; its start is
+ * marked in the map.  NULL if out of memory.  slob_lock held.
  */
-static void *slob_alloc(size_t size, gfp_t gfp, size_t align, uintptr_t tag)
+static slob_hot slob_t *slob_take(int units, int al, gfp_t gfp)
 {
-	int units = max(SLOB_UNITS(size) + (tag ? 1 : 0), 2);
-	int al = (int)(align / SLOB_UNIT), need = units + (al > 1 ? al - 1 : 0), c;
+	int need = min(units + (al > 1 ? al - 1 : 0), SLOB_PAGE_UNITS), c;
+	slob_t *b;
+
+	if (units > SLOB_PAGE_UNITS)
+		return slob_alloc_run(units, gfp);
+	c = slob_find(need);		/* a whole page is aligned: need <= a page */
+	if (c < 0 && !slob_grow(gfp))
+		c = slob_find(need);
+	b = c < 0 ? NULL : slob_free_lists[c];
+	if (!b)
+		return NULL;
+	return slob_carve(slob_map_of(b), (slob_t *)((uintptr_t)b & PAGE_MASK), slob_index(b), c,
+			  units, al);
+}
+
+/*
+ * A block of size bytes that begins with a header carrying tag; returns
+ * the body after the header.  NULL if out of memory.  Any context; takes
+ * slob_lock.
+ */
+static void *slob_alloc(size_t size, gfp_t gfp, uintptr_t tag)
+{
+	int units = max(SLOB_UNITS(size) + 1, 2);
 	unsigned long flags;
 	slob_t *b;
 
 	spin_lock_irqsave(&slob_lock, flags);
-	if (units > SLOB_PAGE_UNITS) {
-		b = slob_alloc_run(units, gfp);
-	} else {
-		need = min(need, SLOB_PAGE_UNITS);	/* a whole page is aligned */
-		c = slob_find(need);
-		if (c < 0 && !slob_grow(gfp))
-			c = slob_find(need);
-		b = c < 0 ? NULL : slob_free_lists[c];
-		if (b)
-			b = slob_carve(slob_map_of(b), (slob_t *)((uintptr_t)b & PAGE_MASK),
-				       slob_index(b), c, units, al);
-	}
-	if (b && tag) {
+	b = slob_take(units, 0, gfp);
+	if (b) {
 		kmem_mark_internal(b, SLOB_UNIT);
 		b->units = units;
 		b->next = slob_canary(b, tag);
@@ -609,12 +618,13 @@ static int slob_looks_like_header(const slob_t *b)
 	       b->next == slob_canary(b, SLOB_TAG_INTERNAL);
 }
 
-/* Frees the cache object b (size bytes) after running dtor on it (without
- * slob_lock).  Returns -1, changing nothing and running no dtor, if b is
- * not exactly one live headerless block of that size.  Any context. */
-static int slob_free_object(void *b, size_t size, kmem_cache_ctor_t dtor)
+/* Frees b, an object of the heap cache c, after running c's destructor on
+ * it (without slob_lock), and counts it out.  Returns -1, changing nothing
+ * and running no destructor, if b is not exactly one live headerless block
+ * of c's size.  Any context; takes slob_lock. */
+static int slob_free_object(struct kmem_cache *c, void *b)
 {
-	int units = max(SLOB_UNITS(size), 2);
+	int units = c->units;
 	struct slob_at at;
 	unsigned long flags;
 	int ok;
@@ -622,15 +632,16 @@ static int slob_free_object(void *b, size_t size, kmem_cache_ctor_t dtor)
 
 	spin_lock_irqsave(&slob_lock, flags);	/* the page stays a heap page */
 	ok = slob_locate(b, page, &at) && slob_is_block(&at, units) && !slob_looks_like_header(b);
-	if (ok && dtor) {
+	if (ok && c->dtor) {
 		spin_unlock_irqrestore(&slob_lock, flags);
-		dtor(b);
+		c->dtor(b);
 		spin_lock_irqsave(&slob_lock, flags);
 		ok = slob_locate(b, page, &at) && slob_is_block(&at, units);
 	}
 	if (ok) {
-		kmem_mark_freed(b, size);
+		kmem_mark_freed(b, c->size);
 		slob_free_block(&at, units);
+		c->inuse--;
 	}
 	spin_unlock_irqrestore(&slob_lock, flags);
 	return ok ? 0 : -1;
@@ -701,7 +712,7 @@ static void bigblock_free_pages(struct bigblock *bb)
 
 static void *bigblock_alloc(size_t size, gfp_t gfp)
 {
-	struct bigblock *bb = slob_alloc(sizeof(*bb), gfp, 0, SLOB_TAG_INTERNAL);
+	struct bigblock *bb = slob_alloc(sizeof(*bb), gfp, SLOB_TAG_INTERNAL);
 	struct page *page;
 	unsigned long flags;
 
@@ -784,7 +795,7 @@ void *kmalloc(size_t size, gfp_t gfp)
 		return NULL;
 	if (size >= PAGE_SIZE - SLOB_UNIT)
 		return bigblock_alloc(size, gfp);
-	m = slob_alloc(size, gfp, 0, SLOB_TAG_KMALLOC);
+	m = slob_alloc(size, gfp, SLOB_TAG_KMALLOC);
 	if (m) {
 		usable = (size_t)(m[-1].units - 1) * SLOB_UNIT;
 		kmem_mark_allocated(m, usable, (gfp & __GFP_ZERO) != 0);
@@ -888,11 +899,13 @@ static int cache_setup(struct kmem_cache *c, const char *name, size_t size, size
 	c->size = (unsigned int)size;
 	c->align = align > SLOB_UNIT ? (unsigned int)align : 0;
 	c->on_heap = (size % PAGE_SIZE) && size < SLOB_RUN_PAGES * PAGE_SIZE && align <= PAGE_SIZE;
+	c->units = max(SLOB_UNITS(size), 2);
+	c->align_units = (int)(c->align / SLOB_UNIT);
 	c->order = get_order(max(size, align));
 	c->flags = flags;
 	c->ctor = ctor;
 	c->dtor = dtor;
-	atomic_long_set(&c->inuse, 0);
+	c->inuse = 0;
 	spin_lock_irqsave(&slob_cache_lock, irqflags);
 	taken = cache_find(name) != NULL;
 	if (!taken)
@@ -913,7 +926,7 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 		align = max_t(size_t, align, L1_CACHE_BYTES);
 	if (name && size && (align == 0 || is_power_of_2(align)) &&
 	    get_order(max(size, align)) < MAX_ORDER && !should_failslab("kmem_cache", sizeof(*c), GFP_KERNEL))
-		c = slob_alloc(sizeof(*c), GFP_KERNEL, 0, SLOB_TAG_INTERNAL);
+		c = slob_alloc(sizeof(*c), GFP_KERNEL, SLOB_TAG_INTERNAL);
 	if (c && cache_setup(c, name, size, align, flags, ctor, dtor)) {
 		slob_free_internal(c);
 		c = NULL;
@@ -923,19 +936,28 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 	return c;
 }
 
+unsigned long slob_cache_inuse(struct kmem_cache *c)
+{
+	unsigned long flags, inuse;
+
+	spin_lock_irqsave(&slob_lock, flags);
+	inuse = c->inuse;
+	spin_unlock_irqrestore(&slob_lock, flags);
+	return inuse;
+}
+
 int kmem_cache_destroy(struct kmem_cache *c)
 {
-	unsigned long flags;
-	long inuse;
+	unsigned long flags, inuse;
 
 	if (!cache_listed(c)) {
 		kmem_bad_free("kmem_cache_destroy", c, "not a live cache (destroyed already?)",
 			      __builtin_return_address(0));
 		return -1;
 	}
-	inuse = atomic_long_read(&c->inuse);
+	inuse = slob_cache_inuse(c);
 	if (inuse) {
-		pr_err("kmem_cache_destroy: cache %s still has %ld objects in use; not destroyed\n",
+		pr_err("kmem_cache_destroy: cache %s still has %lu objects in use; not destroyed\n",
 		       c->name, inuse);
 		return -1;
 	}
@@ -946,7 +968,18 @@ int kmem_cache_destroy(struct kmem_cache *c)
 	return 0;
 }
 
-/* One page-sized object (whole pages) for c, owned by c.  NULL if none. */
+/* Counts n objects into (1) or out of (-1) c.  Takes slob_lock. */
+static void cache_count(struct kmem_cache *c, long n)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&slob_lock, flags);
+	c->inuse += (unsigned long)n;
+	spin_unlock_irqrestore(&slob_lock, flags);
+}
+
+/* One page-sized object (whole pages) for c, owned by c and counted.  NULL
+ * if none. */
 static void *cache_alloc_pages(struct kmem_cache *c, gfp_t gfp)
 {
 	struct page *page = alloc_pages(gfp & ~__GFP_ZERO, c->order);
@@ -955,7 +988,22 @@ static void *cache_alloc_pages(struct kmem_cache *c, gfp_t gfp)
 		return NULL;
 	page->slab_cache = c;
 	atomic_long_add(1L << c->order, &slob_cache_pages);
+	cache_count(c, 1);
 	return page_address(page);
+}
+
+/* One heap object for c, counted.  NULL if out of memory.  Takes slob_lock. */
+static void *cache_alloc_heap(struct kmem_cache *c, gfp_t gfp)
+{
+	unsigned long flags;
+	slob_t *b;
+
+	spin_lock_irqsave(&slob_lock, flags);
+	b = slob_take(c->units, c->align_units, gfp);
+	if (b)
+		c->inuse++;
+	spin_unlock_irqrestore(&slob_lock, flags);
+	return b;
 }
 
 void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
@@ -969,7 +1017,7 @@ void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
 	if (should_failslab(c->name, c->size, gfp))
 		return NULL;
 	if (c->on_heap)
-		b = slob_alloc(c->size, gfp, c->align, 0);
+		b = cache_alloc_heap(c, gfp);
 	else
 		b = cache_alloc_pages(c, gfp);
 	if (!b)
@@ -979,7 +1027,6 @@ void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
 		memset(b, 0, c->size);
 	if (c->ctor)
 		c->ctor(b);
-	atomic_long_inc(&c->inuse);
 	kmem_debug_validate("kmem_cache_alloc", b);
 	return b;
 }
@@ -1006,6 +1053,7 @@ static int cache_free_pages(struct kmem_cache *c, void *b)
 	kmem_mark_freed(b, c->size);
 	free_pages((unsigned long)(uintptr_t)b, c->order);
 	atomic_long_add(-(1L << c->order), &slob_cache_pages);
+	cache_count(c, -1);
 	return 0;
 }
 
@@ -1020,7 +1068,7 @@ void kmem_cache_free(struct kmem_cache *c, void *b)
 		return;
 	}
 	if (c->on_heap)
-		bad = slob_free_object(b, c->size, c->dtor);
+		bad = slob_free_object(c, b);
 	else
 		bad = cache_free_pages(c, b);
 	if (bad) {
@@ -1028,7 +1076,6 @@ void kmem_cache_free(struct kmem_cache *c, void *b)
 			      "another cache's, or a kmalloc() block)", __builtin_return_address(0));
 		return;
 	}
-	atomic_long_dec(&c->inuse);
 	kmem_debug_validate("kmem_cache_free", b);
 }
 

@@ -57,10 +57,12 @@ struct kmem_cache {
 	unsigned int align;		/* 0, or a power of two >= SLOB_UNIT */
 	unsigned int order;		/* pages per object, for objects off the heap */
 	unsigned int on_heap;		/* objects come from the heap, not whole pages */
+	int units;			/* a heap object's block, in units */
+	int align_units;		/* its alignment in units (0 or 1: none) */
 	unsigned long flags;
 	const char *name;
 	kmem_cache_ctor_t ctor, dtor;
-	atomic_long_t inuse;		/* objects allocated and not freed */
+	unsigned long inuse;		/* objects allocated and not freed; slob_lock */
 	struct list_head list;		/* on slob_caches */
 };
 
@@ -141,6 +143,9 @@ extern struct list_head slob_bigblocks;
 extern spinlock_t slob_block_lock;
 extern unsigned long slob_bigblock_pages;
 extern atomic_long_t slob_cache_pages;
+
+/* The objects of c allocated and not freed.  Takes slob_lock. */
+unsigned long slob_cache_inuse(struct kmem_cache *c);
 extern struct list_head slob_caches;
 extern spinlock_t slob_cache_lock;
 

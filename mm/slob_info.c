@@ -51,8 +51,7 @@ void kmem_report(void)
 	printk("# name                 objsize  align  inuse\n");
 	spin_lock_irqsave(&slob_cache_lock, flags);
 	list_for_each_entry(c, &slob_caches, list)
-		printk("%-22s %7u %6u %6ld\n", c->name, c->size, c->align,
-		       atomic_long_read(&c->inuse));
+		printk("%-22s %7u %6u %6lu\n", c->name, c->size, c->align, slob_cache_inuse(c));
 	spin_unlock_irqrestore(&slob_cache_lock, flags);
 }
 
