@@ -144,7 +144,7 @@ static void slob_map_free(unsigned long *map)
 }
 
 /* Set or clear bit i of a start map.  slob_lock held; the store is one
- * relaxed word store for the unlocked reader (slob_bit()). */
+ * relaxed word store for the unlocked reader (map_test()). */
 static void map_set(unsigned long *map, int i)
 {
 	unsigned long *w = &map[i / SLOB_MAP_BITS];
@@ -295,12 +295,12 @@ static slob_hot int slob_take_free(unsigned long *map, slob_t *base, int i)
  * other bits are clear (a fresh piece has no bit at all), merging it with
  * the free blocks before and after it in the page.  slob_lock held.
  */
-static void slob_release(unsigned long *map, slob_t *base, int i, int units)
+static slob_hot void slob_release(unsigned long *map, slob_t *base, int i, int units)
 {
 	int end = i + units, j = -1, size, c;
 	slob_t *b;
 
-	if (slob_bit(map, i)) {
+	if (map_test(map, i)) {
 		j = map_last_before(map, i);
 		if (j >= 0 && !slob_starts(map, base, j))
 			j--;		/* j is a marker: its free block ends at i */
@@ -538,7 +538,7 @@ static slob_hot int slob_is_block(struct slob_at *at, int units)
 
 /* Frees the allocated block "at" of units units (already checked), page by
  * page.  slob_lock held. */
-static void slob_free_block(struct slob_at *at, int units)
+static slob_hot void slob_free_block(struct slob_at *at, int units)
 {
 	slob_t *base = at->base;
 	int i = at->i;
@@ -566,7 +566,7 @@ static slob_hot slob_t *slob_header(const void *obj, struct page *page, uintptr_
 
 	if (!slob_locate(obj, page, at) || !at->i--)
 		return NULL;
-	if (!slob_starts(at->map, at->base, at->i) || slob_bit(at->map, at->i + 1))
+	if (!slob_starts(at->map, at->base, at->i) || map_test(at->map, at->i + 1))
 		return NULL;
 	if (m->next != slob_canary(m, tag) || at->i + m->units > SLOB_PAGE_UNITS ||
 	    !slob_extent_ok(at, m->units))
@@ -855,7 +855,7 @@ static int cache_is_live(const struct kmem_cache *c)
 	struct page *page = virt_to_page(m);
 
 	return c && page && (page->flags & PG_slab) && IS_ALIGNED((uintptr_t)c, SLOB_UNIT) &&
-	       slob_index(c) && slob_bit(page->slab, slob_index(m)) &&
+	       slob_index(c) && map_test(page->slab, slob_index(m)) &&
 	       m->next == slob_canary(m, SLOB_TAG_INTERNAL) &&
 	       m->units == SLOB_UNITS(sizeof(*c)) + 1;
 }

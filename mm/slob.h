@@ -87,18 +87,24 @@ static inline int slob_index(const void *b)
 	return (int)(((uintptr_t)b & ~PAGE_MASK) / SLOB_UNIT);
 }
 
-/* Bit i of a start map; 0 outside the page.  Map words change only under
- * slob_lock, but cache_is_live() reads a live cache's own bit without it
- * while other bits of the word change: word-sized relaxed loads and stores
- * (plain moves on i386) keep that read whole. */
+/* Bit i (0 <= i < SLOB_PAGE_UNITS) of a start map.  Map words change only
+ * under slob_lock, but cache_is_live() reads a live cache's own bit without
+ * it while other bits of the word change: word-sized relaxed loads and
+ * stores (plain moves on i386) keep that read whole. */
+static inline int map_test(const unsigned long *map, int i)
+{
+	return (__atomic_load_n(&map[i / SLOB_MAP_BITS], __ATOMIC_RELAXED) >> (i % SLOB_MAP_BITS)) & 1;
+}
+
+/* Bit i of a start map; 0 outside the page. */
 static inline int slob_bit(const unsigned long *map, int i)
 {
-	return i >= 0 && i < SLOB_PAGE_UNITS &&
-	       ((__atomic_load_n(&map[i / SLOB_MAP_BITS], __ATOMIC_RELAXED) >> (i % SLOB_MAP_BITS)) & 1);
+	return i >= 0 && i < SLOB_PAGE_UNITS && map_test(map, i);
 }
 
 /*
- * Does a block begin at unit i of the page at base?  (slob.c explains the
+ * Does a block begin at unit i (0 <= i < SLOB_PAGE_UNITS) of the page at
+ * base?  (slob.c explains the
  * map.)  A run of set bits starts at the first unit of a block (the bit
  * before it is clear).  Its first bit is a block; if the run goes on, that
  * block is free, and the second bit is its marker unless the free block is
@@ -108,19 +114,20 @@ static inline int slob_bit(const unsigned long *map, int i)
  */
 static slob_hot int slob_starts(const unsigned long *map, const slob_t *base, int i)
 {
-	if (!slob_bit(map, i))
+	if (!map_test(map, i))
 		return 0;
-	if (!slob_bit(map, i - 1))
+	if (!i || !map_test(map, i - 1))
 		return 1;
-	if (!slob_bit(map, i - 2))
+	if (i < 2 || !map_test(map, i - 2))
 		return base[i - 1].units == 1;
 	return 1;
 }
 
-/* Is the block that begins at unit i free?  slob_lock held. */
+/* Is the block that begins at unit i (< SLOB_PAGE_UNITS) free?  slob_lock
+ * held. */
 static inline int slob_is_free(const unsigned long *map, int i)
 {
-	return i + 1 == SLOB_PAGE_UNITS || slob_bit(map, i + 1);
+	return i + 1 == SLOB_PAGE_UNITS || map_test(map, i + 1);
 }
 
 /* The size class of a free block of units units (2 .. SLOB_PAGE_UNITS). */
