@@ -46,7 +46,8 @@
  * from their first page in O(1).  Caches are thin: they remember the
  * object size, alignment, constructor and destructor, and take objects
  * from the heap without a header (objects of more than a page from a run
- * of fresh heap pages, whose last page's rest is free heap), or whole
+ * of fresh heap pages, whose last page's rest is free heap, or from the
+ * run freed last if its pages are still free), or whole
  * pages, owned through struct page, for objects whose size is a multiple
  * of a page or whose alignment is above a page; the constructor runs on
  * every allocation, the destructor on every free.  A timer shrinks the
@@ -70,6 +71,7 @@ LIST_HEAD(slob_pages);			/* heap pages, through page->lru */
 unsigned long slob_heap_pages;		/* pages the heap holds */
 unsigned long slob_free_units;		/* units in free blocks */
 unsigned long slob_internal_units;	/* units of the allocator's own blocks */
+static slob_t *slob_last_run;		/* where the run freed last began: a hint */
 
 LIST_HEAD(slob_bigblocks);
 DEFINE_SPINLOCK(slob_block_lock);	/* slob_bigblocks, slob_bigblock_pages */
@@ -415,19 +417,71 @@ static int slob_grow(gfp_t gfp)
  * objects of SLOB_RUN_PAGES pages or more are taken as whole pages). */
 #define SLOB_RUN_PAGES	8
 
+/* Does a free block of at least units units begin the heap page at base?
+ * 0 if base is not on a heap page.  slob_lock held. */
+static int slob_page_starts_free(const slob_t *base, int units)
+{
+	struct page *page = virt_to_page(base);
+	const unsigned long *map;
+
+	if (!page || !(page->flags & PG_slab))
+		return 0;
+	map = page->slab;
+	return map_test(map, 0) && slob_is_free(map, 0) && base->units >= units;
+}
+
 /*
- * A block of units units (more than a page) at the start of a run of fresh
- * heap pages; the rest of the last page is free heap.  The pages after the
- * first have no start bit.  NULL if out of memory.  slob_lock held.
+ * A run of units units (more than a page) where the run freed last was, if
+ * its pages are still free heap: a whole free page each, and a free block
+ * at the start of the last page as long as the run's rest.  Cache objects
+ * of more than a page come from fresh pages, which a fragmented page
+ * allocator may not have; without this, an object freed and allocated
+ * again could fail for want of pages it had just given up.  O(the run's
+ * pages).  NULL if not.  slob_lock held.
+ */
+static slob_t *slob_reuse_run(int units)
+{
+	slob_t *base = slob_last_run, *p;
+	int nr = DIV_ROUND_UP(units, SLOB_PAGE_UNITS), rest = units - (nr - 1) * SLOB_PAGE_UNITS, k;
+
+	slob_last_run = NULL;
+	if (!base)
+		return NULL;
+	for (k = 0, p = base; k < nr; k++, p += SLOB_PAGE_UNITS)
+		if (!slob_page_starts_free(p, k < nr - 1 ? SLOB_PAGE_UNITS : rest))
+			return NULL;
+	for (k = 0, p = base; k < nr; k++, p += SLOB_PAGE_UNITS) {
+		unsigned long *map = slob_map_of(p);
+		int size = slob_take_free(map, p, 0);
+		int used = k < nr - 1 ? SLOB_PAGE_UNITS : rest;
+
+		if (size > used)
+			slob_put_free(map, p, used, size - used);
+		slob_free_units -= (unsigned long)used;
+	}
+	map_set(slob_map_of(base), 0);
+	return base;
+}
+
+
+/*
+ * A block of units units (more than a page) at the start of a run of heap
+ * pages: where the run freed last was if that is free, else fresh pages;
+ * the rest of the last page is free heap.  The pages after the first have
+ * no start bit.  NULL if out of memory.  slob_lock held.
  */
 static slob_t *slob_alloc_run(int units, gfp_t gfp)
 {
 	unsigned long nr = DIV_ROUND_UP((unsigned long)units, SLOB_PAGE_UNITS);
 	unsigned int order = get_order(nr * PAGE_SIZE);
-	struct page *page = alloc_pages(gfp & ~__GFP_ZERO, order);
+	struct page *page;
 	slob_t *last;
 	int rest;
 
+	last = slob_reuse_run(units);
+	if (last)
+		return last;
+	page = alloc_pages(gfp & ~__GFP_ZERO, order);
 	if (!page)
 		return NULL;
 	split_page_block(page, order, nr);
@@ -537,12 +591,15 @@ static slob_hot int slob_is_block(struct slob_at *at, int units)
 }
 
 /* Frees the allocated block "at" of units units (already checked), page by
- * page.  slob_lock held. */
+ * page; a block of more than a page (a run) is remembered as the run freed
+ * last (see slob_reuse_run()).  slob_lock held. */
 static slob_hot void slob_free_block(struct slob_at *at, int units)
 {
 	slob_t *base = at->base;
 	int i = at->i;
 
+	if (units > SLOB_PAGE_UNITS)
+		slob_last_run = base;
 	while (units > 0) {
 		int n = min(units, SLOB_PAGE_UNITS - i);
 

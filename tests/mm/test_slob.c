@@ -2,7 +2,8 @@
  *
  * Merging of free neighbours, bigblocks (exactly the pages they need), the
  * arena shrinker, the exact per-object overhead (one unit for kmalloc, none
- * for caches), objects of more than a page on the heap, the constructor on
+ * for caches), objects of more than a page on the heap (and taken again
+ * where they were freed), the constructor on
  * every allocation, and no page leaks over a long run.
  * These look inside the heap through mm/slob.h.
  */
@@ -237,6 +238,61 @@ static void multi_page_objects_on_the_heap(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 }
 
+/* Takes every free page from the page allocator, chained through their
+ * first words; returns the chain. */
+static void **take_all_pages(void)
+{
+	void **chain = NULL, **p;
+
+	while ((p = (void **)(uintptr_t)__get_free_pages(GFP_ATOMIC | __GFP_NOWARN, 0)) != NULL) {
+		*p = chain;
+		chain = p;
+	}
+	return chain;
+}
+
+static void give_pages_back(void **chain)
+{
+	while (chain) {
+		void **next = *chain;
+
+		free_page((unsigned long)(uintptr_t)chain);
+		chain = next;
+	}
+}
+
+/*
+ * An object of more than a page freed with the page allocator empty can
+ * be allocated again at once: the run it leaves is taken again where it
+ * is, not asked of the page allocator (which has no block of two pages,
+ * nor any page).  The fuzzer found this failing: "no object right after
+ * freeing one".
+ */
+static void run_freed_is_taken_again_without_pages(struct ktest *t)
+{
+	size_t size = PAGE_SIZE + PAGE_SIZE / 2 + 64;
+	struct kmem_cache *c = kmem_cache_create("test_rerun", size, 0, 0, NULL, NULL);
+	unsigned long flags;
+	void **pages, *obj, *again;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	local_irq_save(flags);
+	obj = kmem_cache_alloc(c, GFP_ATOMIC);
+	pages = take_all_pages();
+	KTEST_EXPECT_EQ(t, nr_free_pages(), 0UL);
+	if (obj)
+		kmem_cache_free(c, obj);
+	again = kmem_cache_alloc(c, GFP_ATOMIC | __GFP_NOWARN);
+	KTEST_EXPECT_NOT_NULL(t, obj);
+	KTEST_EXPECT_PTR_EQ(t, again, obj);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	if (again)
+		kmem_cache_free(c, again);
+	give_pages_back(pages);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
 /* A bigblock holds exactly the pages it needs: the rest of the power-of-two
  * block goes back to the page allocator, and all of it comes back on kfree. */
 static void bigblock_takes_exact_pages(struct ktest *t)
@@ -355,6 +411,7 @@ static const struct ktest_case slob_cases[] = {
 	KTEST_CASE(shrinker_never_grows),
 	KTEST_CASE(exact_overhead),
 	KTEST_CASE(multi_page_objects_on_the_heap),
+	KTEST_CASE(run_freed_is_taken_again_without_pages),
 	KTEST_CASE(bigblock_takes_exact_pages),
 	KTEST_CASE(ctor_on_every_allocation),
 	KTEST_CASE(no_page_leak_over_long_run),
