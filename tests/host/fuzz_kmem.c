@@ -987,6 +987,13 @@ static int pick_kmalloc_object(unsigned int slot, unsigned int k, struct bad_ptr
 	return 1;
 }
 
+/* The units (two words each) of SLOB's block for a cache object of size
+ * bytes: never fewer than two (mm/slob.c). */
+static size_t slob_units(size_t size)
+{
+	return max_t(size_t, DIV_ROUND_UP(size, 2 * sizeof(void *)), 2);
+}
+
 /* A live object of one cache, to be freed into another. */
 static int pick_wrong_cache(unsigned int slot, unsigned int k, struct bad_ptr *b)
 {
@@ -1001,10 +1008,8 @@ static int pick_wrong_cache(unsigned int slot, unsigned int k, struct bad_ptr *b
 	o = live_slot(slot, in_other_cache, &ck);
 	if (!o)
 		return 0;
-	/* SLOB cannot tell objects of the same size in units apart (README);
-	 * sizes this far apart always differ in units */
-	if (IS_ENABLED(CONFIG_SLOB) &&
-	    labs((long)caches[o->cache].size - (long)caches[ck].size) < (long)(2 * sizeof(void *)))
+	/* SLOB cannot tell objects of the same size in units apart (README) */
+	if (IS_ENABLED(CONFIG_SLOB) && slob_units(caches[o->cache].size) == slob_units(caches[ck].size))
 		return 0;
 	b->ptr = o->p;
 	b->cache = c;
