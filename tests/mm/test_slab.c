@@ -406,10 +406,10 @@ static void zeroing_constructed_object_refused(struct ktest *t)
 
 /* ---- array caches ---------------------------------------------------------------- */
 
-/* Two pages of objects, 4 to 120 of them (worked out here, not by slab.c). */
+/* A page of objects, 4 to 120 of them (worked out here, not by slab.c). */
 static unsigned int expected_limit(size_t size)
 {
-	unsigned int n = (unsigned int)(2 * PAGE_SIZE / size);
+	unsigned int n = (unsigned int)(PAGE_SIZE / size);
 
 	return n < 4 ? 4 : n > 120 ? 120 : n;
 }
