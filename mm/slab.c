@@ -43,10 +43,10 @@
  * CPUs get magazines; the others share no_magazine until they first use
  * the cache.
  *
- * kmalloc() uses general caches of 8 bytes to a page: Linux 6.1's small
- * classes up to 256, then for each count n of objects a page can hold the
- * largest cache-line multiple that packs n (no class packs as few as the
- * next larger one, as 1536 did 2048's two a page).  Larger blocks come from
+ * kmalloc() uses general caches of 8 bytes to half a page: Linux 6.1's
+ * small classes up to 256, then for each count n of objects a page can hold
+ * the largest cache-line multiple that packs n (no class packs as few as
+ * the next larger one, as 1536 did 2048's two a page).  Larger blocks come from
  * the page allocator (PG_bigblock on the head page), only the pages they
  * need: the rest of the power-of-two block goes back at once.  A bad
  * kfree()/kmem_cache_free() (not an object start, another cache's object,
@@ -71,12 +71,13 @@ const char kmem_allocator_name[] = "SLAB";
 struct cache_sizes malloc_sizes[] = {
 	/* Linux 6.1's small classes: powers of two, 96 and 192 */
 	CACHE(8), CACHE(16), CACHE(32), CACHE(64), CACHE(96), CACHE(128), CACHE(192), CACHE(256),
-	/* above: per number n of objects a page holds (n = 16 down to 1), the
+	/* above: per number n of objects a page holds (n = 16 down to 2), the
 	 * largest multiple of the 64-byte cache line with n in a page */
 	CACHE(320), CACHE(384), CACHE(448), CACHE(512), CACHE(576), CACHE(640), CACHE(768),
-	CACHE(1024), CACHE(1344), CACHE(2048), CACHE(4096),
-	/* whole pages of 8 and 16 KiB, for larger PAGE_SIZEs (the host's ktests) */
-	CACHE(8192), CACHE(16384),
+	CACHE(1024), CACHE(1344), CACHE(2048),
+	/* for larger PAGE_SIZEs (the host's 16 KiB-page ktests): only classes
+	 * up to half a page are made (KMALLOC_MAX_CACHE_SIZE) */
+	CACHE(4096), CACHE(8192), CACHE(16384),
 };
 const unsigned int nr_malloc_sizes = ARRAY_SIZE(malloc_sizes);
 size_t kmalloc_max_size;		/* largest general cache made at boot */
