@@ -625,8 +625,10 @@ static void slabinfo_counts_match(struct ktest *t)
 
 static void kmalloc_size_classes(struct ktest *t)
 {
-	static const size_t asked[] = { 1, 32, 33, 90, 97, 150, 193, 1000, 1345, PAGE_SIZE / 2 };
-	static const size_t got[] = { 8, 32, 64, 96, 128, 192, 256, 1024, 2048, PAGE_SIZE / 2 };
+	static const size_t asked[] = { 1, 17, 32, 33, 49, 90, 97, 150, 161, 193, 225, 1000,
+					1345, PAGE_SIZE / 2 };
+	static const size_t got[] = { 8, 24, 32, 48, 64, 96, 128, 160, 192, 224, 256, 1024,
+				      2048, PAGE_SIZE / 2 };
 	unsigned long before = large_block_pages;
 	unsigned int i;
 	void *p;
