@@ -121,9 +121,13 @@ static inline void *ac_entry_objp(const struct array_cache *ac, unsigned int i)
 /* Objects this large (padded) get their descriptors off the slab. */
 #define OFF_SLAB_MIN_SIZE	(PAGE_SIZE >> 3)
 /* A magazine holds at most this many bytes of objects (but 4 to 120
- * objects): Linux 2.6's 24 entries for 1-4 KiB objects parked 96 KiB in a
- * single magazine of size-4096. */
-#define MAGAZINE_BYTES		(2 * PAGE_SIZE)
+ * objects).  One page: what a magazine holds no caller uses, and a page
+ * still moves 8 or more objects per refill or flush for objects up to 256
+ * bytes, 60 for the smallest.  Linux 2.6 kept 120 entries up to 256 bytes
+ * (30 KiB of them) and 24 for 1-4 KiB objects (96 KiB in one magazine of
+ * size-4096); two pages parked 1.25% of live bytes at the shipped trace's
+ * peak, one page 0.7 (README, Overhead). */
+#define MAGAZINE_BYTES		PAGE_SIZE
 #define MAGAZINE_MIN		4
 #define MAGAZINE_MAX		120
 /* The reaper runs this often. */
@@ -177,10 +181,12 @@ struct cache_sizes {
 };
 extern struct cache_sizes malloc_sizes[];
 /* Larger kmalloc() requests take whole pages (a large block), not a
- * general cache: an object of several pages cached in a magazine or on a
- * free slab would park whole pages, and the pages themselves round no worse
- * than the power-of-two classes would. */
-#define KMALLOC_MAX_CACHE_SIZE	PAGE_SIZE
+ * general cache: above half a page an object has a page to itself either
+ * way, and as a slab object it would also cost an off-slab descriptor and
+ * park whole pages in magazines and free slabs (size-4096 parked 2 pages at
+ * the shipped trace's peak); the pages themselves round no worse than
+ * power-of-two classes would. */
+#define KMALLOC_MAX_CACHE_SIZE	(PAGE_SIZE / 2)
 extern size_t kmalloc_max_size;		/* the largest general cache made */
 extern const unsigned int nr_malloc_sizes;
 
