@@ -360,15 +360,14 @@ static slob_hot slob_t *slob_carve(unsigned long *map, slob_t *base, int i, int 
 	return base + a;
 }
 
-/* The class of a free block of at least units units, or -1: units' own
- * class if its head is large enough, else the first class above whose
+/* The class of a free block of at least need units, or -1: need's own
+ * class c if its head is large enough, else the first class above whose
  * every block is.  slob_lock held. */
-static slob_hot int slob_find(int units)
+static slob_hot int slob_find(int need, int c)
 {
-	int c = slob_class(units);
 	slob_t *b = slob_free_lists[c];
 
-	if (b && b->units >= units)
+	if (b && b->units >= need)
 		return c;
 	return slob_first_class(min(c + 1, SLOB_CLASSES - 1));
 }
@@ -500,21 +499,27 @@ static slob_t *slob_alloc_run(int units, gfp_t gfp)
 	return page_address(page);
 }
 
+/* The units to look for to cut units units at the alignment al (in units,
+ * a power of two; 0 or 1 for none) from a block: a whole page is aligned. */
+static int slob_need(int units, int al)
+{
+	return min(units + (al > 1 ? al - 1 : 0), SLOB_PAGE_UNITS);
+}
+
 /*
- * A block of units units (two or more) at the alignment al (in units, a
- * power of two; 0 or 1 for none), growing the heap if needed; its start is
+ * A block of units units (two or more) at the alignment al, growing the
+ * heap if needed; need is slob_need(units, al), c its class.  Its start is
  * marked in the map.  NULL if out of memory.  slob_lock held.
  */
-static slob_hot slob_t *slob_take(int units, int al, gfp_t gfp)
+static slob_hot slob_t *slob_take(int units, int al, int need, int c, gfp_t gfp)
 {
-	int need = min(units + (al > 1 ? al - 1 : 0), SLOB_PAGE_UNITS), c;
 	slob_t *b;
 
 	if (units > SLOB_PAGE_UNITS)
 		return slob_alloc_run(units, gfp);
-	c = slob_find(need);		/* a whole page is aligned: need <= a page */
+	c = slob_find(need, c);
 	if (c < 0 && !slob_grow(gfp))
-		c = slob_find(need);
+		c = slob_find(need, slob_class(need));
 	b = c < 0 ? NULL : slob_free_lists[c];
 	if (!b)
 		return NULL;
@@ -529,12 +534,12 @@ static slob_hot slob_t *slob_take(int units, int al, gfp_t gfp)
  */
 static void *slob_alloc(size_t size, gfp_t gfp, uintptr_t tag)
 {
-	int units = max(SLOB_UNITS(size) + 1, 2);
+	int units = max(SLOB_UNITS(size) + 1, 2), need = min(units, SLOB_PAGE_UNITS);
 	unsigned long flags;
 	slob_t *b;
 
 	spin_lock_irqsave(&slob_lock, flags);
-	b = slob_take(units, 0, gfp);
+	b = slob_take(units, 0, need, slob_class(need), gfp);
 	if (b) {
 		kmem_mark_internal(b, SLOB_UNIT);
 		b->units = units;
@@ -956,9 +961,13 @@ static int cache_setup(struct kmem_cache *c, const char *name, size_t size, size
 	c->size = (unsigned int)size;
 	c->align = align > SLOB_UNIT ? (unsigned int)align : 0;
 	c->on_heap = (size % PAGE_SIZE) && size < SLOB_RUN_PAGES * PAGE_SIZE && align <= PAGE_SIZE;
-	c->units = max(SLOB_UNITS(size), 2);
-	c->align_units = (int)(c->align / SLOB_UNIT);
-	c->order = get_order(max(size, align));
+	if (c->on_heap) {
+		c->units = (unsigned short)max(SLOB_UNITS(size), 2);
+		c->align_units = (unsigned short)(c->align / SLOB_UNIT);
+		c->need = (unsigned short)slob_need(c->units, c->align_units);
+		c->need_class = (unsigned char)slob_class(c->need);
+	}
+	c->order = (unsigned char)get_order(max(size, align));
 	c->flags = flags;
 	c->ctor = ctor;
 	c->dtor = dtor;
@@ -1056,7 +1065,7 @@ static void *cache_alloc_heap(struct kmem_cache *c, gfp_t gfp)
 	slob_t *b;
 
 	spin_lock_irqsave(&slob_lock, flags);
-	b = slob_take(c->units, c->align_units, gfp);
+	b = slob_take(c->units, c->align_units, c->need, c->need_class, gfp);
 	if (b)
 		c->inuse++;
 	spin_unlock_irqrestore(&slob_lock, flags);

@@ -55,10 +55,14 @@ struct bigblock {
 struct kmem_cache {
 	unsigned int size;		/* object size */
 	unsigned int align;		/* 0, or a power of two >= SLOB_UNIT */
-	unsigned int order;		/* pages per object, for objects off the heap */
-	unsigned int on_heap;		/* objects come from the heap, not whole pages */
-	int units;			/* a heap object's block, in units */
-	int align_units;		/* its alignment in units (0 or 1: none) */
+	unsigned char order;		/* pages per object, for objects off the heap */
+	unsigned char on_heap;		/* objects come from the heap, not whole pages */
+	/* for objects on the heap (fields of 16 bits or less keep the struct
+	 * at six units): */
+	unsigned char need_class;	/* the class of need */
+	unsigned short units;		/* an object's block, in units */
+	unsigned short align_units;	/* its alignment in units (0 or 1: none) */
+	unsigned short need;		/* what slob_take() looks for */
 	unsigned long flags;
 	const char *name;
 	kmem_cache_ctor_t ctor, dtor;
@@ -76,10 +80,11 @@ struct kmem_cache {
 #define slob_hot	__always_inline
 #endif
 
-/* The start map of the heap page holding b, and b's unit in that page. */
+/* The start map of the heap page holding b (known to be on the heap), and
+ * b's unit in that page. */
 static inline unsigned long *slob_map_of(const void *b)
 {
-	return virt_to_page(b)->slab;
+	return managed_virt_to_page(b)->slab;
 }
 
 static inline int slob_index(const void *b)

@@ -107,6 +107,13 @@ static inline struct page *virt_to_page(const void *addr)
 	return mem_map && pfn >= first_pfn && pfn < end_pfn ? &mem_map[pfn - first_pfn] : NULL;
 }
 
+/* struct page of an address the caller knows is managed (a page it was
+ * given): virt_to_page() without the range check. */
+static inline struct page *managed_virt_to_page(const void *addr)
+{
+	return &mem_map[((unsigned long)(uintptr_t)addr >> PAGE_SHIFT) - first_pfn];
+}
+
 void *page_address(const struct page *page);
 /* Sets then clears flag bits (PG_slab, PG_bigblock) on nr struct pages from
  * page, under the page allocator's lock, which owns every page's flags.
