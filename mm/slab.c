@@ -43,9 +43,9 @@
  * CPUs get magazines; the others share no_magazine until they first use
  * the cache.
  *
- * kmalloc() uses general caches of 8 bytes to half a page: Linux 6.1's
- * small classes up to 256 and four between them that pack pages better
- * (24, 48, 160, 224), then for each count n of objects a page can hold
+ * kmalloc() uses general caches of 8 bytes to a page: Linux 6.1's small
+ * classes up to 256 and five between them that pack pages better (24, 40,
+ * 48, 160, 224), then for each count n of objects a page can hold
  * the largest cache-line multiple that packs n (no class packs as few as
  * the next larger one, as 1536 did 2048's two a page).  Larger blocks come from
  * the page allocator (PG_bigblock on the head page), only the pages they
@@ -70,21 +70,21 @@ const char kmem_allocator_name[] = "SLAB";
 
 #define CACHE(x)	{ .cs_size = (x), .cs_name = "size-" #x }
 struct cache_sizes malloc_sizes[] = {
-	/* Linux 6.1's small classes (powers of two, 96 and 192) and 24, 48,
-	 * 160 and 224: each packs more objects a page than the next class up
-	 * (24: 156 against 119, 48: 81 / 61, 160: 25 / 21, 224: 18 / 15).  At
-	 * the shipped trace's peak 24 and 48 saved 2 pages and 224 another 2
-	 * (a class costs its own partial slab and magazine); 160 changed
-	 * nothing there and is kept for the 32-byte steps from 128 to 256. */
-	CACHE(8), CACHE(16), CACHE(24), CACHE(32), CACHE(48), CACHE(64), CACHE(96), CACHE(128),
-	CACHE(160), CACHE(192), CACHE(224), CACHE(256),
-	/* above: per number n of objects a page holds (n = 16 down to 2), the
+	/* Linux 6.1's small classes (powers of two, 96 and 192) and 24, 40,
+	 * 48, 160 and 224: each packs more objects a page than the next class
+	 * up (24: 156 against 119, 40: 99 / 81, 48: 81 / 61, 160: 25 / 21,
+	 * 224: 18 / 15).  At the shipped trace's peak 24 and 48 saved 2 pages,
+	 * 224 another 2 and 40 one (a class costs its own partial slab and
+	 * magazine); 160 changed nothing there and is kept for the 32-byte
+	 * steps from 128 to 256. */
+	CACHE(8), CACHE(16), CACHE(24), CACHE(32), CACHE(40), CACHE(48), CACHE(64), CACHE(96),
+	CACHE(128), CACHE(160), CACHE(192), CACHE(224), CACHE(256),
+	/* above: per number n of objects a page holds (n = 16 down to 1), the
 	 * largest multiple of the 64-byte cache line with n in a page */
 	CACHE(320), CACHE(384), CACHE(448), CACHE(512), CACHE(576), CACHE(640), CACHE(768),
-	CACHE(1024), CACHE(1344), CACHE(2048),
-	/* for larger PAGE_SIZEs (the host's 16 KiB-page ktests): only classes
-	 * up to half a page are made (KMALLOC_MAX_CACHE_SIZE) */
-	CACHE(4096), CACHE(8192), CACHE(16384),
+	CACHE(1024), CACHE(1344), CACHE(2048), CACHE(4096),
+	/* whole pages of 8 and 16 KiB, for larger PAGE_SIZEs (the host's ktests) */
+	CACHE(8192), CACHE(16384),
 };
 const unsigned int nr_malloc_sizes = ARRAY_SIZE(malloc_sizes);
 size_t kmalloc_max_size;		/* largest general cache made at boot */
@@ -1480,7 +1480,8 @@ void kmem_cache_init(void)
 		if (cs->cs_size > KMALLOC_MAX_CACHE_SIZE)
 			break;		/* larger: whole pages (see KMALLOC_MAX_CACHE_SIZE) */
 		/* each to its largest power-of-two divisor: powers of two
-		 * naturally, 24 to 8, 48 to 16, 96, 160 and 224 to 32, 192 to 64 */
+		 * naturally, 24 and 40 to 8, 48 to 16, 96, 160 and 224 to 32, 192
+		 * to 64 */
 		cs->cs_cachep = kmem_cache_create(cs->cs_name, cs->cs_size,
 						  cs->cs_size & -cs->cs_size, 0, NULL, NULL);
 		if (!cs->cs_cachep)

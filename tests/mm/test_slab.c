@@ -625,10 +625,10 @@ static void slabinfo_counts_match(struct ktest *t)
 
 static void kmalloc_size_classes(struct ktest *t)
 {
-	static const size_t asked[] = { 1, 17, 32, 33, 49, 90, 97, 150, 161, 193, 225, 1000,
-					1345, PAGE_SIZE / 2 };
-	static const size_t got[] = { 8, 24, 32, 48, 64, 96, 128, 160, 192, 224, 256, 1024,
-				      2048, PAGE_SIZE / 2 };
+	static const size_t asked[] = { 1, 17, 32, 33, 41, 49, 90, 97, 150, 161, 193, 225, 1000,
+					1345, 2049, PAGE_SIZE };
+	static const size_t got[] = { 8, 24, 32, 40, 48, 64, 96, 128, 160, 192, 224, 256, 1024,
+				      2048, 4096, PAGE_SIZE };
 	unsigned long before = large_block_pages;
 	unsigned int i;
 	void *p;
@@ -657,10 +657,8 @@ static void kmalloc_size_classes(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, kmem_cache_name(virt_to_page(p)->slab_cache), "size-96");
 	kfree(p);
 
-	/* above half a page: a page of its own either way, so a large block
-	 * (no descriptor, never parked in a magazine) */
-	KTEST_EXPECT_EQ(t, kmalloc_max_size, (size_t)PAGE_SIZE / 2);
-	KTEST_EXPECT_NULL(t, kmem_find_general_cachep(PAGE_SIZE));
+	/* up to a page from a class, above it a large block */
+	KTEST_EXPECT_EQ(t, kmalloc_max_size, (size_t)PAGE_SIZE);
 	KTEST_EXPECT_NULL(t, kmem_find_general_cachep(kmalloc_max_size + 1));
 	p = kmalloc(kmalloc_max_size + 1, GFP_KERNEL);	/* past the largest class */
 	KTEST_ASSERT_NOT_NULL(t, p);
