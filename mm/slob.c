@@ -83,6 +83,30 @@ DEFINE_SPINLOCK(slob_cache_lock);	/* slob_caches */
 
 static struct timer_list slob_shrink_timer;
 
+/* Caches found live lately, by address: a direct-mapped memo of
+ * cache_is_live(), so that the common kmem_cache_alloc() and
+ * kmem_cache_free() skip its checks.  An entry is set (after the check,
+ * the canary read again) and cleared (when the block is freed) only under
+ * slob_lock, so an entry always names a live cache; it is read without the
+ * lock, one word. */
+#define SLOB_LIVE_SLOTS	32
+static const struct kmem_cache *slob_live[SLOB_LIVE_SLOTS];
+
+static unsigned int slob_live_slot(const void *c)
+{
+	return (unsigned int)((uintptr_t)c / SLOB_UNIT) % SLOB_LIVE_SLOTS;
+}
+
+/* Forgets obj, an internal block being freed, if the memo names it.
+ * slob_lock held. */
+static void slob_live_forget(const void *obj)
+{
+	const struct kmem_cache **e = &slob_live[slob_live_slot(obj)];
+
+	if (*e == obj)
+		__atomic_store_n(e, NULL, __ATOMIC_RELAXED);
+}
+
 /* The canary in the header m of a live block tagged tag (SLOB_TAG_*). */
 static slob_t *slob_canary(const slob_t *m, uintptr_t tag)
 {
@@ -651,8 +675,10 @@ static int slob_free_tagged(const void *obj, struct page *page, uintptr_t tag)
 	if (m) {
 		units = m->units;
 		m->next = NULL;		/* a second free will not find the canary */
-		if (tag == SLOB_TAG_INTERNAL)
+		if (tag == SLOB_TAG_INTERNAL) {
 			slob_internal_units -= (unsigned long)units;
+			slob_live_forget(obj);
+		}
 		if (tag == SLOB_TAG_KMALLOC)
 			kmem_mark_freed(obj, (units - 1) * SLOB_UNIT);
 		else
@@ -911,7 +937,7 @@ size_t ksize(const void *obj)
 
 /* Is c a cache that kmem_cache_create() made and nobody destroyed?  O(1):
  * the header's canary, cleared when the cache is destroyed. */
-static int cache_is_live(const struct kmem_cache *c)
+static int cache_checks_live(const struct kmem_cache *c)
 {
 	const slob_t *m = (const slob_t *)c - 1;
 	struct page *page = virt_to_page(m);
@@ -920,6 +946,30 @@ static int cache_is_live(const struct kmem_cache *c)
 	       slob_index(c) && map_test(page->slab, slob_index(m)) &&
 	       m->next == slob_canary(m, SLOB_TAG_INTERNAL) &&
 	       m->units == SLOB_UNITS(sizeof(*c)) + 1;
+}
+
+/* Remembers c, found live, in the memo if it is still live (not freed
+ * since the check).  Takes slob_lock. */
+static void cache_remember(const struct kmem_cache *c)
+{
+	const slob_t *m = (const slob_t *)c - 1;
+	unsigned long flags;
+
+	spin_lock_irqsave(&slob_lock, flags);
+	if (m->next == slob_canary(m, SLOB_TAG_INTERNAL))
+		__atomic_store_n(&slob_live[slob_live_slot(c)], c, __ATOMIC_RELAXED);
+	spin_unlock_irqrestore(&slob_lock, flags);
+}
+
+/* cache_checks_live(), answered from the memo when it names c. */
+static slob_hot int cache_is_live(const struct kmem_cache *c)
+{
+	if (c && __atomic_load_n(&slob_live[slob_live_slot(c)], __ATOMIC_RELAXED) == c)
+		return 1;
+	if (!cache_checks_live(c))
+		return 0;
+	cache_remember(c);
+	return 1;
 }
 
 /* The live cache named name, or NULL.  slob_cache_lock held. */

@@ -293,6 +293,30 @@ static void run_freed_is_taken_again_without_pages(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 }
 
+/*
+ * kmem_cache_alloc() and kmem_cache_free() remember the caches they found
+ * live (a memo in front of the checks); a destroyed cache must be
+ * forgotten, so that using it afterwards is refused and reported, not
+ * served from the freed cache struct.
+ */
+static void destroyed_cache_is_forgotten(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_gone", 48, 0, 0, NULL, NULL);
+	unsigned long bad = kmem_bad_free_count;
+	void *p;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	p = kmem_cache_alloc(c, GFP_KERNEL);	/* found live: remembered */
+	KTEST_ASSERT_NOT_NULL(t, p);
+	kmem_cache_free(c, p);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	ktest_expect_reports(t, 2);
+	KTEST_EXPECT_NULL(t, kmem_cache_alloc(c, GFP_KERNEL));
+	kmem_cache_free(c, p);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 2);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+}
+
 /* A bigblock holds exactly the pages it needs: the rest of the power-of-two
  * block goes back to the page allocator, and all of it comes back on kfree. */
 static void bigblock_takes_exact_pages(struct ktest *t)
@@ -412,6 +436,7 @@ static const struct ktest_case slob_cases[] = {
 	KTEST_CASE(exact_overhead),
 	KTEST_CASE(multi_page_objects_on_the_heap),
 	KTEST_CASE(run_freed_is_taken_again_without_pages),
+	KTEST_CASE(destroyed_cache_is_forgotten),
 	KTEST_CASE(bigblock_takes_exact_pages),
 	KTEST_CASE(ctor_on_every_allocation),
 	KTEST_CASE(no_page_leak_over_long_run),
