@@ -50,7 +50,9 @@
  * run freed last if its pages are still free), or whole
  * pages, owned through struct page, for objects whose size is a multiple
  * of a page or whose alignment is above a page; the constructor runs on
- * every allocation, the destructor on every free.  A timer shrinks the
+ * every allocation, the destructor on every free.  A cache's live-object
+ * count is kept under slob_lock, and a small memo of caches found live
+ * spares the common call the check of its cache pointer.  A timer shrinks the
  * heap once a second: it returns every entirely free page, one page per
  * time it takes the lock.
  */
