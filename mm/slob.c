@@ -488,7 +488,6 @@ static slob_t *slob_reuse_run(int units)
 	return base;
 }
 
-
 /*
  * A block of units units (more than a page) at the start of a run of heap
  * pages: where the run freed last was if that is free, else fresh pages;
