@@ -13,8 +13,8 @@
 #include <tiny/kernel.h>
 #include <tiny/string.h>
 #include <tiny/smp.h>
-#include <arch/apic.h>
-#include <arch/firmware.h>
+#include <asm/apic.h>
+#include <asm/firmware.h>
 
 #define EBDA_SEG_PTR	0x40e		/* BIOS data area: the EBDA's segment */
 #define BASE_MEM_KB_PTR	0x413		/* BIOS data area: base memory in KiB */

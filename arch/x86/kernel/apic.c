@@ -10,10 +10,11 @@
 #include <tiny/kernel.h>
 #include <tiny/smp.h>
 #include <tiny/timer.h>
-#include <arch/apic.h>
-#include <arch/desc.h>
-#include <arch/io.h>
-#include <arch/processor.h>
+#include <asm/apic.h>
+#include <asm/smpboot.h>
+#include <asm/desc.h>
+#include <asm/io.h>
+#include <asm/processor.h>
 
 #define MSR_APIC_BASE		0x1b
 #define MSR_APIC_BASE_ENABLE	0x800

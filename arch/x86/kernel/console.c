@@ -2,8 +2,8 @@
 #include <tiny/kernel.h>
 #include <tiny/arch.h>
 #include <tiny/console.h>
-#include <arch/desc.h>
-#include <arch/processor.h>
+#include <asm/desc.h>
+#include <asm/processor.h>
 
 void arch_console_init(void)
 {

@@ -5,9 +5,9 @@
  * saves the registers as a struct pt_regs and calls do_trap(regs).
  * trap_stubs[] lists the stubs for the IDT.
  */
-#include <arch/desc.h>
+#include <asm/desc.h>
 #ifdef CONFIG_SMP
-#include <arch/apic.h>
+#include <asm/apic.h>
 #endif
 
 	.text

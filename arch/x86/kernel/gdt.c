@@ -12,8 +12,8 @@
 #include <tiny/string.h>
 #include <tiny/mm.h>
 #include <tiny/smp.h>
-#include <arch/desc.h>
-#include <arch/processor.h>
+#include <asm/desc.h>
+#include <asm/processor.h>
 
 struct tss {
 	u32 link, esp0, ss0, esp1, ss1, esp2, ss2;

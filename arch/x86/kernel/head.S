@@ -5,7 +5,7 @@
  * EAX = the loader's magic and EBX = the Multiboot information.  We set up
  * a stack and call start_kernel(magic, info).
  */
-#include <arch/multiboot.h>
+#include <asm/multiboot.h>
 
 #define MB_FLAGS	(MULTIBOOT_PAGE_ALIGN | MULTIBOOT_MEMORY_INFO)
 

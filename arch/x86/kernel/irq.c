@@ -6,8 +6,8 @@
  */
 #include <tiny/kernel.h>
 #include <tiny/smp.h>
-#include <arch/desc.h>
-#include <arch/io.h>
+#include <asm/desc.h>
+#include <asm/io.h>
 
 #define PIC1_CMD	0x20
 #define PIC1_DATA	0x21

@@ -11,8 +11,9 @@
  */
 #include <tiny/kernel.h>
 #include <tiny/mm.h>
-#include <arch/desc.h>
-#include <arch/processor.h>
+#include <asm/desc.h>
+#include <asm/paging.h>
+#include <asm/processor.h>
 
 #define PTE_PRESENT	0x001u
 #define PTE_WRITE	0x002u
@@ -70,7 +71,7 @@ void paging_init(void)
 }
 
 #ifdef CONFIG_SMP
-#include <arch/apic.h>
+#include <asm/apic.h>
 
 /* Device registers (the local APIC's) must not be cached: marks the 4 MiB
  * page holding addr cache-disabled and write-through.  Boot CPU, after
@@ -158,11 +159,5 @@ u32 paging_entry(unsigned long addr)
 	if (!(pde & PTE_PRESENT) || (pde & PDE_LARGE))
 		return pde;
 	return ((const u32 *)(uintptr_t)(pde & ~0xfffu))[(addr >> 12) & 1023];
-}
-
-/* The page directory, for the APs' start-up code. */
-unsigned long paging_cr3(void)
-{
-	return (unsigned long)(uintptr_t)page_dir;
 }
 #endif

@@ -7,8 +7,8 @@
 #include <tiny/kernel.h>
 #include <tiny/arch.h>
 #include <tiny/irqflags.h>
-#include <arch/io.h>
-#include <arch/processor.h>
+#include <asm/io.h>
+#include <asm/processor.h>
 
 #define DEBUG_EXIT_PORT		0xf4
 #define DEBUG_EXIT_PASS		0x10

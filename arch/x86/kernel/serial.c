@@ -12,8 +12,8 @@
 #include <tiny/kernel.h>
 #include <tiny/console.h>
 #include <tiny/irqflags.h>
-#include <arch/desc.h>
-#include <arch/io.h>
+#include <asm/desc.h>
+#include <asm/io.h>
 
 #define COM1		0x3f8
 #define UART_RBR	0	/* receive buffer (read) */

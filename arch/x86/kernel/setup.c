@@ -8,15 +8,11 @@
 #include <tiny/string.h>
 #include <tiny/boot.h>
 #include <tiny/arch.h>
-#include <arch/desc.h>
-#include <arch/multiboot.h>
-#ifdef CONFIG_SMP
+#include <asm/desc.h>
+#include <asm/smpboot.h>
+#include <asm/paging.h>
+#include <asm/multiboot.h>
 #include <tiny/smp.h>
-#include <arch/apic.h>
-#else
-static inline void smp_reserve_trampoline(void) { }
-static inline void smp_detect(void) { }
-#endif
 
 struct boot_info boot_info;
 

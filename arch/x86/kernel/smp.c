@@ -19,9 +19,10 @@
 #include <tiny/smp.h>
 #include <tiny/spinlock.h>
 #include <tiny/timer.h>
-#include <arch/apic.h>
-#include <arch/desc.h>
-#include <arch/processor.h>
+#include <asm/apic.h>
+#include <asm/smpboot.h>
+#include <asm/desc.h>
+#include <asm/processor.h>
 
 #define CALL_TIMEOUT_MS	10000
 

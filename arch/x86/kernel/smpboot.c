@@ -20,9 +20,12 @@
 #include <tiny/smp.h>
 #include <tiny/string.h>
 #include <tiny/timer.h>
-#include <arch/apic.h>
-#include <arch/desc.h>
-#include <arch/processor.h>
+#include <asm/apic.h>
+#include <asm/firmware.h>
+#include <asm/smpboot.h>
+#include <asm/paging.h>
+#include <asm/desc.h>
+#include <asm/processor.h>
 
 #define AP_STACK_PAGES	4		/* 16 KiB, as the boot stack */
 #define AP_STACK_ORDER	3		/* the block the stack and its guard come from */

@@ -2,11 +2,11 @@
 #include <tiny/kernel.h>
 #include <tiny/timer.h>
 #include <tiny/arch.h>
-#include <arch/desc.h>
-#include <arch/io.h>
+#include <asm/desc.h>
+#include <asm/io.h>
 #ifdef CONFIG_SMP
 #include <tiny/smp.h>
-#include <arch/apic.h>
+#include <asm/apic.h>
 #endif
 
 #define PIT_FREQ	1193182UL	/* input clock, Hz */

@@ -10,7 +10,7 @@
  * smpboot.c prepared for this AP and calls ap_start_kernel().  Only one
  * AP is started at a time, so the ap_boot_* variables serve each in turn.
  */
-#include <arch/desc.h>
+#include <asm/desc.h>
 
 #define CR0_PE	0x1
 

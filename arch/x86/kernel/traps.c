@@ -6,13 +6,14 @@
  * Vectors 32-47 are the 8259 interrupts, passed to do_irq().
  */
 #include <tiny/kernel.h>
-#include <arch/desc.h>
-#include <arch/processor.h>
+#include <asm/desc.h>
+#include <asm/smpboot.h>
+#include <asm/processor.h>
 #include <tiny/string.h>
 #include <tiny/arch.h>
 #include <tiny/smp.h>
 #ifdef CONFIG_SMP
-#include <arch/apic.h>
+#include <asm/apic.h>
 #endif
 
 struct idt_entry {

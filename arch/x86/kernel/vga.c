@@ -1,8 +1,8 @@
 /* vga.c - the VGA text screen (80x25 at 0xb8000) as a second console. */
 #include <tiny/kernel.h>
 #include <tiny/string.h>
-#include <arch/desc.h>
-#include <arch/io.h>
+#include <asm/desc.h>
+#include <asm/io.h>
 
 #define VGA_COLS	80
 #define VGA_ROWS	25

@@ -14,7 +14,7 @@
 #define ARCH_SPINLOCK_H
 
 #include <tiny/kconfig.h>
-#include <arch/processor.h>	/* cpu_relax() */
+#include <asm/processor.h>	/* cpu_relax() */
 
 #ifdef CONFIG_SMP
 #include <tiny/types.h>

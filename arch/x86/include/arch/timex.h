@@ -2,7 +2,7 @@
 #ifndef ARCH_TIMEX_H
 #define ARCH_TIMEX_H
 
-#include <arch/processor.h>
+#include <asm/processor.h>
 
 static inline u64 get_cycles(void)
 {

@@ -1,12 +1,12 @@
-/* arch/apic.h (i386, CONFIG_SMP) - the local APIC: registers, vectors, calls.
+/* asm/apic.h (i386, CONFIG_SMP) - the local APIC: registers, vectors, calls.
  *
  * Each CPU's local APIC sits at the same physical address (0xfee00000
  * unless the firmware says otherwise) and shows that CPU its own
  * registers.  apic.c drives it; smpboot.c and smp.c use it for the
  * start-up IPIs, the per-CPU tick and cross-CPU calls.
  */
-#ifndef ARCH_APIC_H
-#define ARCH_APIC_H
+#ifndef ASM_APIC_H
+#define ASM_APIC_H
 
 #ifndef __ASSEMBLER__
 #include <tiny/types.h>
@@ -79,41 +79,6 @@ extern unsigned long tsc_khz;
 /* The APIC interrupt dispatcher (entry.S -> do_trap). */
 struct pt_regs;
 void do_apic_interrupt(struct pt_regs *regs);
-/* NMI on a CPU that smp_stop_other_cpus() stops: returns only if not stopping. */
-void smp_nmi_stop_check(void);
-/* Serves a CALL_FUNCTION_VECTOR IPI (smp.c). */
-void smp_call_function_interrupt(void);
-/* Finds the CPUs in the ACPI MADT or the MP table (acpi.c); returns how
- * many it listed in x86_cpus (state CPU_LISTED, boot CPU first), 0 if no
- * usable table. */
-unsigned int firmware_find_cpus(void);
-/* Keeps the EBDA's address and the base memory size from the BIOS data
- * area for firmware_find_cpus().  Before paging_init() unmaps page 0. */
-void firmware_save_bda(void);
-/* Reserves a free page of low RAM for the AP trampoline (smpboot.c).
- * Before paging_init() and before the first MiB is reserved. */
-void smp_reserve_trampoline(void);
-/* An AP's life once online: runs smp_run_on_all_cpus() work, else halts
- * with interrupts on (smp.c). */
-__attribute__((__noreturn__)) void smp_idle_loop(void);
-/* Called by trampoline.S on the new AP's stack (smpboot.c). */
-void ap_start_kernel(void);
-/* The lowest-level primitive for paging.c: makes the 4 MiB page holding
- * addr uncached (for the APIC's registers). */
-void paging_set_uncached(unsigned long addr);
-unsigned long paging_cr3(void);
-/* Unmaps the page at addr (page-aligned) so that touching it faults, for a
- * stack's guard page: 0, or -1 (no page for a page table).  Process
- * context; other CPUs may keep a cached translation (guard before the APs
- * start). */
-int paging_guard_page(unsigned long addr);
-/* Maps a guard page again, writable, and joins a 4 MiB page the guard
- * split back into one, freeing its page table (the self-tests). */
-void paging_unguard_page(unsigned long addr);
-/* The 4 KiB PTE or 4 MiB PDE (PAGING_LARGE set) mapping addr, 0 if none. */
-u32 paging_entry(unsigned long addr);
-#define PAGING_PRESENT	0x001u
-#define PAGING_LARGE	0x080u
 #endif /* __ASSEMBLER__ */
 
-#endif /* ARCH_APIC_H */
+#endif /* ASM_APIC_H */

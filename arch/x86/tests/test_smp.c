@@ -16,8 +16,9 @@
 #include <tiny/smp.h>
 #include <tiny/spinlock.h>
 #include <tiny/timer.h>
-#include <arch/apic.h>
-#include <arch/processor.h>
+#include <asm/apic.h>
+#include <asm/paging.h>
+#include <asm/processor.h>
 
 #define RENDEZVOUS_MS	3000
 #define TORTURE_LOOPS	1000

@@ -1,6 +1,6 @@
-/* arch/processor.h (i386) - control registers, halting, the time-stamp counter. */
-#ifndef ARCH_PROCESSOR_H
-#define ARCH_PROCESSOR_H
+/* asm/processor.h (i386) - control registers, halting, the time-stamp counter. */
+#ifndef ASM_PROCESSOR_H
+#define ASM_PROCESSOR_H
 
 #include <tiny/types.h>
 
@@ -81,4 +81,4 @@ static inline void cpu_relax(void)
 	__asm__ __volatile__("pause" : : : "memory");
 }
 
-#endif /* ARCH_PROCESSOR_H */
+#endif /* ASM_PROCESSOR_H */

@@ -9,8 +9,8 @@
  * fw_table_reports) and returns -1; what it had listed is then worthless
  * and the caller starts again from fw_cpus_init().
  */
-#ifndef ARCH_X86_FIRMWARE_H
-#define ARCH_X86_FIRMWARE_H
+#ifndef ASM_FIRMWARE_H
+#define ASM_FIRMWARE_H
 
 #include <tiny/types.h>
 
@@ -39,4 +39,12 @@ int fw_parse_rsdt(const void *table, struct fw_cpus *l);
  * reported. */
 int fw_parse_mp_config(const void *table, struct fw_cpus *l);
 
-#endif /* ARCH_X86_FIRMWARE_H */
+/* Finds the CPUs in the ACPI MADT or the MP table (acpi.c); returns how
+ * many it listed in x86_cpus (state CPU_LISTED, boot CPU first), 0 if no
+ * usable table. */
+unsigned int firmware_find_cpus(void);
+/* Keeps the EBDA's address and the base memory size from the BIOS data
+ * area for firmware_find_cpus().  Before paging_init() unmaps page 0. */
+void firmware_save_bda(void);
+
+#endif /* ASM_FIRMWARE_H */

@@ -15,8 +15,8 @@
 #include <tiny/kernel.h>
 #include <tiny/ktest.h>
 #include <tiny/string.h>
-#include <arch/apic.h>
-#include <arch/firmware.h>
+#include <asm/apic.h>
+#include <asm/firmware.h>
 
 #define ACPI_HDR_LEN	36
 #define MADT_HDR_LEN	44

@@ -1,6 +1,6 @@
-/* arch/io.h (i386) - port I/O.  Only arch/x86 includes this. */
-#ifndef ARCH_IO_H
-#define ARCH_IO_H
+/* asm/io.h (i386) - port I/O.  Only arch/x86 includes this. */
+#ifndef ASM_IO_H
+#define ASM_IO_H
 
 #include <tiny/types.h>
 
@@ -33,4 +33,4 @@ static inline void io_delay(void)
 	outb(0, 0x80);
 }
 
-#endif /* ARCH_IO_H */
+#endif /* ASM_IO_H */

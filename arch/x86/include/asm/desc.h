@@ -1,6 +1,6 @@
-/* arch/desc.h (i386) - segment selectors and the saved register frame. */
-#ifndef ARCH_DESC_H
-#define ARCH_DESC_H
+/* asm/desc.h (i386) - segment selectors and the saved register frame. */
+#ifndef ASM_DESC_H
+#define ASM_DESC_H
 
 #define __KERNEL_CS	0x08
 #define __KERNEL_DS	0x10
@@ -37,7 +37,6 @@ void gdt_init_cpu(unsigned int cpu, void *percpu);
 void trap_init(void);
 void idt_load(void);
 void irq_init(void);
-void paging_init(void);
 void serial_init(void);
 void vga_init(void);
 void serial_enable_rx_irq(void);
@@ -64,4 +63,4 @@ __attribute__((__noreturn__)) void double_fault_task(void);
 void gdt_set_df_cr3(unsigned long cr3);
 #endif
 
-#endif /* ARCH_DESC_H */
+#endif /* ASM_DESC_H */

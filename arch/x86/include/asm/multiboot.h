@@ -1,6 +1,6 @@
-/* arch/multiboot.h - the Multiboot (version 1) structures we read. */
-#ifndef ARCH_MULTIBOOT_H
-#define ARCH_MULTIBOOT_H
+/* asm/multiboot.h - the Multiboot (version 1) structures we read. */
+#ifndef ASM_MULTIBOOT_H
+#define ASM_MULTIBOOT_H
 
 #define MULTIBOOT_HEADER_MAGIC		0x1BADB002
 #define MULTIBOOT_BOOTLOADER_MAGIC	0x2BADB002
@@ -53,4 +53,4 @@ struct multiboot_module {
 } __packed;
 #endif /* __ASSEMBLER__ */
 
-#endif /* ARCH_MULTIBOOT_H */
+#endif /* ASM_MULTIBOOT_H */
