@@ -102,7 +102,7 @@ void ktest_skip(struct ktest *t, const char *fmt, ...)
 /* Reports printed since the case (its suite's init) began. */
 static unsigned long case_reports(const struct ktest *t)
 {
-	return counter_read(&ktest_reports_printed) - t->reports_at_start;
+	return counter_read(&reports_printed) - t->reports_at_start;
 }
 
 static void reports_differ(struct ktest *t, unsigned long printed, const char *when)
@@ -243,7 +243,7 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c, st
 	memset(t, 0, sizeof(*t));
 	t->name = c->name;
 	t->status = KTEST_PASS;
-	t->reports_at_start = counter_read(&ktest_reports_printed);
+	t->reports_at_start = counter_read(&reports_printed);
 	local_irq_save(irq_flags);
 	local_irq_restore(irq_flags);
 	if (s->init && s->init(t)) {

@@ -5,7 +5,7 @@
  * run with a failure status so that a test runner sees the crash at once
  * instead of waiting for a timeout.  WARN and BUG name the function that
  * raised them (%pS, with kallsyms).  Every report counts itself in
- * ktest_reports_printed, which the self-test runner checks per case.
+ * reports_printed, which the self-test runner checks per case.
  */
 #include <tiny/kernel.h>
 #include <tiny/arch.h>
@@ -18,7 +18,7 @@
 static inline void smp_stop_other_cpus(void) { }
 #endif
 
-unsigned long ktest_reports_printed;
+unsigned long reports_printed;
 
 /* The first CPU to panic reports; any other that panics meanwhile stops
  * (it will be halted by the first anyway, and two reports would mix). */
@@ -51,14 +51,14 @@ void panic(const char *fmt, ...)
 
 void __warn(const char *file, int line, const char *cond)
 {
-	ktest_count_report();
+	count_report();
 	printk(KERN_WARNING "WARNING: at %s:%d: %s (in %pS)\n", file, line, cond,
 	       __builtin_return_address(0));
 }
 
 void __bug(const char *file, int line, const char *cond)
 {
-	ktest_count_report();
+	count_report();
 	printk(KERN_EMERG "kernel BUG at %s:%d: %s (in %pS)\n", file, line, cond,
 	       __builtin_return_address(0));
 	panic("BUG");

@@ -39,7 +39,7 @@ static void spin_bug(spinlock_t *lock, const char *msg, void *pc)
 	int owner = owner_cpu(lock);
 
 	counter_inc(&spin_bug_count);
-	ktest_count_report();
+	count_report();
 	if (owner == SPIN_NO_OWNER)
 		printk(KERN_ERR "BUG: spinlock %s on CPU#%u: lock %s (%p), caller %p, "
 		       "not held, last taken by %p\n", msg, smp_processor_id(),

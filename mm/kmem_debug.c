@@ -30,7 +30,6 @@
 #include <tiny/kernel.h>
 #include <tiny/cmdline.h>
 #include <tiny/kmem_debug.h>
-#include <tiny/ktest.h>
 #include <tiny/spinlock.h>
 #include <tiny/string.h>
 #include <tiny/timer.h>
@@ -391,7 +390,7 @@ static void report_damage(enum kmem_debug_kind kind, const struct kdbg_obj *o, c
 	kmem_debug_last.nr_bytes = i;
 	hex[3 * i] = '\0';
 	kmem_debug_reports++;
-	ktest_count_report();
+	count_report();
 	report_line("BUG: kmem_debug: %s %s object %p (%zu bytes) at offset %ld:%s (found %s)",
 		    what, kmem_debug_last.cache, o->obj, o->size, kmem_debug_last.offset, hex, when);
 	report_owners(o);
@@ -943,7 +942,7 @@ int kmem_check(void)
 	if (damage0) {
 		report_begin(KDBG_HEADER, NULL);
 		kmem_debug_reports++;
-		ktest_count_report();
+		count_report();
 		report_line("BUG: kmem_debug: %lu damaged object headers (underflow past the red "
 			    "zone?): their hash chains were not followed", damage0);
 	}

@@ -21,7 +21,6 @@
  */
 #include <tiny/kernel.h>
 #include <tiny/fault_inject.h>
-#include <tiny/ktest.h>
 #include <tiny/memcheck.h>
 #include <tiny/mm.h>
 #include <tiny/spinlock.h>
@@ -271,7 +270,7 @@ static void report_bad_free(unsigned long addr, unsigned int order, const char *
 			    const struct page *page, void *caller)
 {
 	page_bad_free_count++;
-	ktest_count_report();
+	count_report();
 	pr_err("page_alloc: bad free of %#lx order %u from %p: %s", addr, order, caller, why);
 	if (page)
 		pr_cont(" (flags %#x, order %u)", page->flags, page->order);

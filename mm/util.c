@@ -4,7 +4,6 @@
 #include <tiny/kernel.h>
 #include <tiny/atomic.h>
 #include <tiny/kmem_debug.h>
-#include <tiny/ktest.h>
 #include <tiny/mm.h>
 #include <tiny/slab.h>
 #include <tiny/string.h>
@@ -14,7 +13,7 @@ unsigned long kmem_bad_free_count;	/* any CPU adds to it: atomically */
 void kmem_bad_free(const char *fn, const void *obj, const char *why, void *caller)
 {
 	counter_inc(&kmem_bad_free_count);
-	ktest_count_report();
+	count_report();
 	caller = kmem_debug_bad_free(obj, caller);
 	pr_err("%s: bad pointer %p from %pS: %s; ignored\n", fn, obj, caller, why);
 }

@@ -3,6 +3,19 @@
 #define TINY_BUG_H
 
 #include <tiny/compiler.h>
+#include <tiny/atomic.h>
+
+/* Report lines printed so far: a bad free, a spinlock misuse, a WARN, a
+ * BUG.  Every reporter calls count_report() as it prints its line, from
+ * any CPU and any context (an atomic increment); the self-test runner
+ * compares the count with what each case declared (<tiny/ktest.h>).
+ * Defined by kernel/panic.c (tests/host/host.c on the host). */
+extern unsigned long reports_printed;
+
+static inline void count_report(void)
+{
+	counter_inc(&reports_printed);
+}
 
 void __warn(const char *file, int line, const char *cond);
 __noreturn void __bug(const char *file, int line, const char *cond);

@@ -12,7 +12,7 @@
  * ("kfree: bad pointer ...", "kmem_cache_free: bad pointer ...",
  * "page_alloc: bad free of ..."), a spinlock misuse ("BUG: spinlock ..."),
  * a WARN ("WARNING: at ...").  Every such reporter calls
- * ktest_count_report(), and the runner counts the reports each case prints
+ * count_report(), and the runner counts the reports each case prints
  * (from its suite's init to its exit).  A case that provokes reports on
  * purpose declares them first, as many as it is about to provoke:
  *
@@ -52,7 +52,7 @@ struct ktest {
 	enum ktest_status status;
 	char skip_reason[80];
 	void *priv;			/* for the suite's init/exit */
-	unsigned long reports_at_start;	/* ktest_reports_printed then */
+	unsigned long reports_at_start;	/* reports_printed then */
 	unsigned long reports_expected;	/* declared so far */
 	const char *expect_file;	/* the last declaration */
 	int expect_line;
@@ -155,19 +155,6 @@ __printf(2, 3) void ktest_skip(struct ktest *t, const char *fmt, ...);
 #define KTEST_ASSERT_FALSE(t, c)	do { if (!__KTEST_TRUE(t, !(c))) return; } while (0)
 #define KTEST_ASSERT_NULL(t, p)		do { if (!__KTEST_PTR_CMP(t, p, ==, NULL)) return; } while (0)
 #define KTEST_ASSERT_NOT_NULL(t, p)	do { if (!__KTEST_PTR_CMP(t, p, !=, NULL)) return; } while (0)
-
-/* Reports printed so far (every reporter counts itself here).  Defined by
- * kernel/panic.c, and by tests/host/host.c in the host programs, so that
- * it exists with or without the runner. */
-extern unsigned long ktest_reports_printed;
-
-/* Called by every reporter (see "Reports" above) as it prints its line;
- * any CPU, any context (an atomic increment: no report is lost when two
- * CPUs report at once). */
-static inline void ktest_count_report(void)
-{
-	counter_inc(&ktest_reports_printed);
-}
 
 /* Declares that the running case is about to provoke n more reports on
  * purpose (see "Reports" above).  Process context. */

@@ -14,7 +14,7 @@
  *
  * With CONFIG_DEBUG_SPINLOCK each lock records the CPU that holds it and
  * the address it was taken from, and reports (one "BUG: spinlock ..." line
- * each, counted in spin_bug_count and by ktest_count_report()):
+ * each, counted in spin_bug_count and by count_report()):
  *   - recursion: a CPU taking a lock it holds already (on SMP a deadlock):
  *     reported, and the lock is left as it was, held once;
  *   - unlocking a lock nobody holds, or one another CPU holds: reported,

@@ -591,11 +591,11 @@ int main(int argc, char **argv)
 		breakdown_print();
 	if (totalram_pages())
 		printf("bench: MemTotal %lu kB\n", totalram_pages() << (PAGE_SHIFT - 10));
-	if (counter_read(&ktest_reports_printed)) {
+	if (counter_read(&reports_printed)) {
 		/* The allocator or the debugging layer saw damage or a bad
 		 * pointer: the replay itself makes neither. */
 		printf("bench: %lu report(s) printed (bad pointer, BUG, WARNING or heap damage)\n",
-		       counter_read(&ktest_reports_printed));
+		       counter_read(&reports_printed));
 		r = 1;
 	}
 	printf("replay: %s\n", r == 0 ? "PASS" : "FAIL");

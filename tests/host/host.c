@@ -28,7 +28,7 @@
 #include "host.h"
 
 int console_loglevel = 7;
-unsigned long ktest_reports_printed;	/* kernel/panic.c's, which is not linked here */
+unsigned long reports_printed;	/* kernel/panic.c's, which is not linked here */
 
 /* ---- log, panic, BUG ------------------------------------------------------ */
 
@@ -74,13 +74,13 @@ void panic(const char *fmt, ...)
 
 void __warn(const char *file, int line, const char *cond)
 {
-	ktest_count_report();
+	count_report();
 	printk(KERN_WARNING "WARNING: at %s:%d: %s\n", file, line, cond);
 }
 
 void __bug(const char *file, int line, const char *cond)
 {
-	ktest_count_report();
+	count_report();
 	printk(KERN_EMERG "kernel BUG at %s:%d: %s\n", file, line, cond);
 	panic("BUG");
 }

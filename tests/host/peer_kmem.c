@@ -198,7 +198,7 @@ void kmem_report(void)
 /* ---- what else the replay and the timers call ------------------------------ */
 
 /* The reports the bench counts (bench_replay.c): a malloc() prints none. */
-unsigned long ktest_reports_printed;
+unsigned long reports_printed;
 
 int vprintk(const char *fmt, va_list args)
 {
