@@ -1,6 +1,8 @@
 /* kmem_debug.c - heap debugging (CONFIG_DEBUG_KMEM), one layer for both
  * allocators: it implements the public API of <tiny/slab.h> on top of the
- * allocator's raw_* entry points (mm/kmem_raw.h renames them).
+ * allocator's raw entry points (__kmalloc, __kmem_cache_alloc, ...: see
+ * mm/slab_common.h, whose KMEM_PUBLIC() leaves the public names to this
+ * file when CONFIG_DEBUG_KMEM is set).
  *
  * An object debugged (kmem_debug= letters, <tiny/kmem_debug.h>) lives in
  * a larger block of the allocator:
@@ -33,8 +35,7 @@
 #include <tiny/spinlock.h>
 #include <tiny/string.h>
 #include <tiny/timer.h>
-#define KMEM_DEBUG_LAYER	/* the raw_* prototypes, no renaming */
-#include "kmem_raw.h"
+#include "slab_common.h"
 
 /* Letters in force before any setting (the host benchmarks preset them). */
 #ifndef KMEM_DEBUG_INITIAL
@@ -440,15 +441,15 @@ static int check_freed(const struct kdbg_obj *o, const char *when)
 
 static void *raw_alloc(struct kdbg_cache *dc, size_t size, gfp_t gfp)
 {
-	return dc ? raw_kmem_cache_alloc(dc->raw, gfp) : raw_kmalloc(size, gfp);
+	return dc ? __kmem_cache_alloc(dc->raw, gfp) : __kmalloc(size, gfp);
 }
 
 static void raw_release(struct kdbg_obj *o)
 {
 	if (o->cache)
-		raw_kmem_cache_free(o->cache->raw, o);
+		__kmem_cache_free(o->cache->raw, o);
 	else
-		raw_kfree(o);
+		__kfree(o);
 }
 
 /* Lays out a debugged object in raw and tracks it; returns the caller's pointer. */
@@ -666,14 +667,14 @@ static void forward_kfree(const void *p, void *caller)
 {
 	struct kdbg_forward prev = forward_begin(p, NULL, caller);
 
-	raw_kfree(p);
+	__kfree(p);
 	forward_end(prev);
 }
 
 static size_t forward_ksize(const void *p, void *caller)
 {
 	struct kdbg_forward prev = forward_begin(p, NULL, caller);
-	size_t size = raw_ksize(p);
+	size_t size = __ksize(p);
 
 	forward_end(prev);
 	return size;
@@ -685,13 +686,13 @@ void *kmalloc_track_caller(size_t size, gfp_t gfp, void *caller)
 	void *raw;
 
 	if (!flags || !size)
-		return raw_kmalloc(size, gfp);
+		return __kmalloc(size, gfp);
 	if (size > (size_t)-1 / 2)
 		return NULL;
 	raw = raw_alloc(NULL, KM_OFF + size + RZ_BYTES, gfp & ~__GFP_ZERO);
 	if (!raw)
 		return NULL;
-	return obj_setup(raw, NULL, KM_OFF, size, raw_ksize(raw) - KM_OFF, flags, gfp, caller);
+	return obj_setup(raw, NULL, KM_OFF, size, __ksize(raw) - KM_OFF, flags, gfp, caller);
 }
 
 void *kmalloc(size_t size, gfp_t gfp)
@@ -755,7 +756,7 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 		a = max_t(size_t, a, L1_CACHE_BYTES);
 	if (!dflags || !name || !size || size > (size_t)-1 / 4 || !is_power_of_2(a) ||
 	    a > (size_t)-1 / 4)
-		return raw_kmem_cache_create(name, size, align, flags, ctor, dtor);
+		return __kmem_cache_create(name, size, align, flags, ctor, dtor);
 	off = ALIGN(sizeof(struct kdbg_obj) + RZ_BYTES, a);
 	spin_lock_irqsave(&kdbg_lock, save);
 	dc = desc_get();
@@ -763,16 +764,16 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 	if (!dc) {
 		pr_warn("kmem_debug: more than %d debugged caches: %s is not debugged\n",
 			MAX_DEBUG_CACHES, name);
-		return raw_kmem_cache_create(name, size, align, flags, ctor, dtor);
+		return __kmem_cache_create(name, size, align, flags, ctor, dtor);
 	}
-	raw = raw_kmem_cache_create(name, off + size + RZ_BYTES, align, flags, NULL, NULL);
+	raw = __kmem_cache_create(name, off + size + RZ_BYTES, align, flags, NULL, NULL);
 	spin_lock_irqsave(&kdbg_lock, save);
 	if (!raw) {
 		desc_put(dc);
 		spin_unlock_irqrestore(&kdbg_lock, save);
 		return NULL;
 	}
-	*dc = (struct kdbg_cache){ .raw = raw, .name = raw_kmem_cache_name(raw), .size = size,
+	*dc = (struct kdbg_cache){ .raw = raw, .name = __kmem_cache_name(raw), .size = size,
 				   .off = off, .ctor = ctor, .dtor = dtor, .flags = dflags };
 	dc->next = caches[cache_hash(raw)];
 	caches[cache_hash(raw)] = dc;
@@ -789,11 +790,11 @@ void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
 
 	if (!dc) {
 		prev = forward_begin(c, NULL, caller);
-		obj = raw_kmem_cache_alloc(c, gfp);
+		obj = __kmem_cache_alloc(c, gfp);
 		forward_end(prev);
 		return obj;
 	}
-	if ((gfp & __GFP_ZERO) && dc->ctor && IS_ENABLED(CONFIG_SLAB)) {
+	if ((gfp & __GFP_ZERO) && dc->ctor && !kmem_ctor_every_alloc) {
 		pr_err("kmem_cache_alloc: __GFP_ZERO on cache %s, which has a constructor: refused\n",
 		       dc->name);
 		return NULL;
@@ -818,11 +819,10 @@ void kmem_cache_free(struct kmem_cache *c, void *p)
 	dc = cache_find(c);
 	if (!dc) {
 		prev = forward_begin(p, c, caller);
-		raw_kmem_cache_free(c, p);
+		__kmem_cache_free(c, p);
 		forward_end(prev);
 	} else if (!obj_release(p, dc, "kmem_cache_free", caller)) {
-		kmem_bad_free("kmem_cache_free", p, "not a live object of this cache (freed already, "
-			      "another cache's, or a kmalloc() block)", caller);
+		kmem_bad_free("kmem_cache_free", p, KMEM_NOT_CACHE_OBJECT, caller);
 	}
 }
 
@@ -840,7 +840,7 @@ int kmem_cache_destroy(struct kmem_cache *c)
 
 	if (!dc) {
 		prev = forward_begin(c, NULL, __builtin_return_address(0));
-		ret = raw_kmem_cache_destroy(c);
+		ret = __kmem_cache_destroy(c);
 		forward_end(prev);
 		return ret;
 	}
@@ -857,7 +857,7 @@ int kmem_cache_destroy(struct kmem_cache *c)
 	*pp = dc->next;
 	nr_caches--;
 	spin_unlock_irqrestore(&kdbg_lock, save);
-	if (raw_kmem_cache_destroy(c)) {
+	if (__kmem_cache_destroy(c)) {
 		spin_lock_irqsave(&kdbg_lock, save);
 		dc->next = caches[cache_hash(c)];
 		caches[cache_hash(c)] = dc;
@@ -875,31 +875,31 @@ size_t kmem_cache_size(struct kmem_cache *c)
 {
 	struct kdbg_cache *dc = cache_find(c);
 
-	return dc ? dc->size : raw_kmem_cache_size(c);
+	return dc ? dc->size : __kmem_cache_size(c);
 }
 
 const char *kmem_cache_name(struct kmem_cache *c)
 {
-	return raw_kmem_cache_name(c);
+	return __kmem_cache_name(c);
 }
 
 int kmem_cache_shrink(struct kmem_cache *c)
 {
 	kmem_debug_flush();
-	return raw_kmem_cache_shrink(c);
+	return __kmem_cache_shrink(c);
 }
 
 /* Quarantined objects are no caller's: the figures count live ones. */
 void kmem_get_stats(struct kmem_stats *st)
 {
 	kmem_debug_flush();
-	raw_kmem_get_stats(st);
+	__kmem_get_stats(st);
 }
 
 unsigned long kmem_reclaim(void)
 {
 	kmem_debug_flush();
-	return raw_kmem_reclaim();
+	return __kmem_reclaim();
 }
 
 size_t kmem_debug_block_end(const void *p)

@@ -261,7 +261,7 @@ static const char *bad_free_reason(const struct page *page, unsigned int order)
 		return "not the first page of an allocated block";
 	if (page->order != order)
 		return "order differs from the allocation's";
-	if (page->flags & (PG_slab | PG_bigblock))
+	if (page->flags & (PG_slab | PG_large))
 		return "page still owned by the object allocator";
 	return NULL;
 }

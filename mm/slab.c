@@ -48,11 +48,11 @@
  * 48, 160, 224), then for each count n of objects a page can hold
  * the largest cache-line multiple that packs n (no class packs as few as
  * the next larger one, as 1536 did 2048's two a page).  Larger blocks come from
- * the page allocator (PG_bigblock on the head page), only the pages they
+ * the page allocator (PG_large on the head page), only the pages they
  * need: the rest of the power-of-two block goes back at once.  A bad
  * kfree()/kmem_cache_free() (not an object start, another cache's object,
  * a double free) is found in O(1) from the page and the bufctl state,
- * reported, and changes nothing.  Lock order: cache_chain_lock, a cache's
+ * reported, and changes nothing.  Lock order: slab_caches_lock, a cache's
  * lock, the page allocator's; a descriptor cache's lock is never taken
  * with its user's lock held.
  */
@@ -64,9 +64,9 @@
 #include <tiny/string.h>
 #include <tiny/timer.h>
 #include "slab.h"
-#include "kmem_raw.h"
 
 const char kmem_allocator_name[] = "SLAB";
+const int kmem_ctor_every_alloc;		/* once per object, as it enters the cache */
 
 #define CACHE(x)	{ .cs_size = (x), .cs_name = "size-" #x }
 struct cache_sizes malloc_sizes[] = {
@@ -90,12 +90,6 @@ const unsigned int nr_malloc_sizes = ARRAY_SIZE(malloc_sizes);
 size_t kmalloc_max_size;		/* largest general cache made at boot */
 
 struct kmem_cache cache_cache;		/* laid out by kmem_cache_init() */
-LIST_HEAD(cache_chain);
-DEFINE_SPINLOCK(cache_chain_lock);	/* cache_chain */
-
-LIST_HEAD(large_blocks);
-DEFINE_SPINLOCK(large_block_lock);	/* large_blocks, large_block_pages, PG_bigblock */
-unsigned long large_block_pages;
 
 unsigned long slab_reap_passes[NR_CPUS];
 static struct timer_list reap_timers[NR_CPUS];
@@ -181,10 +175,10 @@ static int place_descriptor(struct kmem_cache *c, size_t *left)
 
 	c->slab_size = sizeof(struct slab) + c->num * sizeof(kmem_bufctl_t);
 	if (*left >= on_slab) {
-		c->flags &= ~CFLGS_OFF_SLAB;
+		c->common.flags &= ~CFLGS_OFF_SLAB;
 		*left -= on_slab;
 	} else if (!(c->slabp_cache = kmem_find_general_cachep(c->slab_size))) {
-		c->flags &= ~CFLGS_OFF_SLAB;
+		c->common.flags &= ~CFLGS_OFF_SLAB;
 		return calculate_slab_order(c, left);
 	}
 	return 0;
@@ -203,9 +197,9 @@ static int cache_layout(struct kmem_cache *c, size_t size, size_t align, unsigne
 			ralign /= 2;
 	c->align = max(ralign, align);
 	c->buffer_size = ALIGN(size, c->align);
-	c->flags = flags & ~CFLGS_OFF_SLAB;
+	c->common.flags = flags & ~CFLGS_OFF_SLAB;
 	if (c->buffer_size >= OFF_SLAB_MIN_SIZE)
-		c->flags |= CFLGS_OFF_SLAB;
+		c->common.flags |= CFLGS_OFF_SLAB;
 	if (calculate_slab_order(c, &left) || (OFF_SLAB(c) && place_descriptor(c, &left)))
 		return -1;
 	if (!OFF_SLAB(c))
@@ -390,10 +384,10 @@ static void cache_init_objs(struct kmem_cache *c, struct slab *slabp, struct ac_
 	unsigned int i, num = c->num;
 	char *objp = slabp->s_mem;
 
-	for (i = 0; c->ctor && i < num; i++) {
-		kmem_mark_internal(index_to_obj(c, slabp, i), c->obj_size);
-		c->ctor(index_to_obj(c, slabp, i));
-		kmem_mark_noaccess(index_to_obj(c, slabp, i), c->obj_size);
+	for (i = 0; c->common.ctor && i < num; i++) {
+		kmem_mark_internal(index_to_obj(c, slabp, i), c->common.object_size);
+		c->common.ctor(index_to_obj(c, slabp, i));
+		kmem_mark_noaccess(index_to_obj(c, slabp, i), c->common.object_size);
 	}
 	for (i = 0; i < n; i++, objp += c->buffer_size) {
 		bufctl_write(&bufctl[i], BUFCTL_CACHED);
@@ -465,8 +459,8 @@ static void slab_destroy(struct kmem_cache *c, struct slab *slabp)
 
 	/* back to the page allocator as it gave them: ours to touch */
 	kmem_mark_internal(slab_start(slabp), PAGE_SIZE << c->gfporder);
-	for (i = 0; c->dtor && i < c->num; i++)
-		c->dtor(index_to_obj(c, slabp, i));
+	for (i = 0; c->common.dtor && i < c->num; i++)
+		c->common.dtor(index_to_obj(c, slabp, i));
 	slab_map_pages(page, c->gfporder, NULL, NULL);
 	__free_pages(page, c->gfporder);	/* an on-slab slabp is gone now */
 	if (OFF_SLAB(c))
@@ -564,7 +558,7 @@ static __always_inline void *cache_alloc(struct kmem_cache *c, gfp_t flags,
 	unsigned int avail;
 	void *objp;
 
-	if (should_failslab(c->name, c->obj_size, flags))
+	if (should_failslab(c->common.name, c->common.object_size, flags))
 		return NULL;
 	local_irq_save(save);
 	ac = cpu_cache(c);
@@ -583,9 +577,9 @@ static __always_inline void *cache_alloc(struct kmem_cache *c, gfp_t flags,
 	objp = entry->objp;
 	bufctl_write(entry->state, state);
 	local_irq_restore(save);
-	kmem_mark_allocated(objp, c->obj_size, c->ctor || (flags & __GFP_ZERO));
+	kmem_mark_allocated(objp, c->common.object_size, c->common.ctor || (flags & __GFP_ZERO));
 	if (flags & __GFP_ZERO)
-		memset(objp, 0, c->obj_size);
+		memset(objp, 0, c->common.object_size);
 	return objp;
 }
 
@@ -706,7 +700,7 @@ static __always_inline const char *cache_free(struct kmem_cache *c, struct page 
 		local_irq_restore(save);
 		return state_mismatch(seen);
 	}
-	kmem_mark_freed(objp, c->obj_size);
+	kmem_mark_freed(objp, c->common.object_size);
 	ac = cpu_cache(c);
 	if (likely(ac->avail < ac->limit)) {
 		ac_entry_set(ac, ac->avail, (void *)objp, state);
@@ -768,10 +762,10 @@ static noinline void refuse_zero_with_ctor(struct kmem_cache *c)
 {
 	atomic_long_inc(&slab_zero_ctor_refusals);
 	pr_err("kmem_cache_alloc: __GFP_ZERO on cache %s, which has a constructor: refused\n",
-	       c->name);
+	       c->common.name);
 }
 
-void *kmem_cache_alloc(struct kmem_cache *c, gfp_t flags)
+void *__kmem_cache_alloc(struct kmem_cache *c, gfp_t flags)
 {
 	void *objp;
 
@@ -784,7 +778,7 @@ void *kmem_cache_alloc(struct kmem_cache *c, gfp_t flags)
 	return objp;
 }
 
-void kmem_cache_free(struct kmem_cache *c, void *objp)
+void __kmem_cache_free(struct kmem_cache *c, void *objp)
 {
 	struct page *page;
 	const char *why;
@@ -824,82 +818,7 @@ struct kmem_cache *kmem_find_general_cachep(size_t size)
 						   NULL;
 }
 
-/* Pages of a large block: its head page's inuse (SLOB's word; SLAB's
- * large blocks have no other use for it). */
-static inline unsigned long large_block_nr(const struct page *page)
-{
-	return page->inuse;
-}
-
-/* A block of whole pages from the page allocator, on the large_blocks
- * list: only the pages size needs, the rest of the power-of-two block goes
- * back at once (split_page_block(), as Linux's alloc_pages_exact()), and
- * only those are zeroed for __GFP_ZERO.  NULL if out of memory. */
-static void *kmalloc_large(size_t size, gfp_t flags)
-{
-	unsigned int order = get_order(size);
-	unsigned long nr = PAGE_ALIGN(size) >> PAGE_SHIFT, save;
-	struct page *page = alloc_pages(flags & ~__GFP_ZERO, order);
-	void *addr;
-
-	if (!page)
-		return NULL;
-	if (nr < 1UL << order)
-		split_page_block(page, order, nr);
-	addr = page_address(page);
-	if (flags & __GFP_ZERO)
-		memset(addr, 0, nr << PAGE_SHIFT);
-	spin_lock_irqsave(&large_block_lock, save);
-	page->inuse = nr;
-	page_update_flags(page, 1, PG_bigblock, 0);
-	list_add(&page->lru, &large_blocks);
-	large_block_pages += nr;
-	spin_unlock_irqrestore(&large_block_lock, save);
-	kmem_mark_allocated(addr, nr << PAGE_SHIFT, (flags & __GFP_ZERO) != 0);
-	return addr;
-}
-
-/* Gives the nr pages of a large block back: as the block alloc_pages()
- * made if it was not split, else page by page. */
-static void large_block_release(struct page *page, unsigned long nr)
-{
-	unsigned long i;
-
-	if (nr == 1UL << page->order) {
-		__free_pages(page, page->order);
-		return;
-	}
-	for (i = 0; i < nr; i++)
-		__free_pages(page + i, 0);
-}
-
-/* Frees a large block if objp is one; otherwise reports it and returns 0. */
-static int kfree_large(struct page *page, const void *objp, void *caller)
-{
-	unsigned long save, nr = 0;
-	int ok;
-
-	spin_lock_irqsave(&large_block_lock, save);
-	ok = page && (page->flags & PG_bigblock) && objp == page_address(page);
-	if (ok) {
-		page_update_flags(page, 1, 0, PG_bigblock);
-		list_del_init(&page->lru);
-		nr = large_block_nr(page);
-		large_block_pages -= nr;
-	}
-	spin_unlock_irqrestore(&large_block_lock, save);
-	if (!ok) {
-		kmem_bad_free("kfree", objp, "not a kmalloc() block (never allocated, freed "
-			      "already, or not its start)", caller);
-		return 0;
-	}
-	kmem_mark_freed(objp, nr << PAGE_SHIFT);
-	kmem_mark_internal(objp, nr << PAGE_SHIFT);	/* as the page allocator gave it */
-	large_block_release(page, nr);
-	return 1;
-}
-
-void *kmalloc(size_t size, gfp_t flags)
+void *__kmalloc(size_t size, gfp_t flags)
 {
 	struct kmem_cache *c = kmem_find_general_cachep(size);
 	void *objp;
@@ -917,10 +836,10 @@ void *kmalloc(size_t size, gfp_t flags)
 /* Is c one of kmalloc()'s size classes (whose objects kfree() takes)? */
 static int is_general(const struct kmem_cache *c)
 {
-	return c->flags & CFLGS_GENERAL;
+	return c->common.flags & CFLGS_GENERAL;
 }
 
-void kfree(const void *objp)
+void __kfree(const void *objp)
 {
 	struct kmem_cache *c;
 	struct page *page;
@@ -930,7 +849,9 @@ void kfree(const void *objp)
 		return;
 	page = virt_to_page(objp);
 	if (unlikely(!page || !(page->flags & PG_slab))) {
-		if (kfree_large(page, objp, __builtin_return_address(0)))
+		if (kfree_large(objp, page))
+			kmem_bad_free("kfree", objp, KMEM_NOT_KMALLOC, __builtin_return_address(0));
+		else
 			kmem_debug_validate("kfree", objp);
 		return;
 	}
@@ -944,20 +865,21 @@ void kfree(const void *objp)
 	kmem_debug_validate("kfree", objp);
 }
 
-size_t ksize(const void *objp)
+size_t __ksize(const void *objp)
 {
 	const struct page *page;
+	size_t size;
 
 	if (ZERO_OR_NULL_PTR(objp))
 		return 0;
 	page = virt_to_page(objp);
 	if (page && (page->flags & PG_slab) && is_general(page->slab_cache) &&
 	    !cache_free_check(page->slab_cache, page, objp, BUFCTL_ACTIVE))
-		return ((struct kmem_cache *)page->slab_cache)->obj_size;
-	if (page && (page->flags & PG_bigblock) && objp == page_address(page))
-		return large_block_nr(page) << PAGE_SHIFT;
-	kmem_bad_free("ksize", objp, "not a live kmalloc() block", __builtin_return_address(0));
-	return 0;
+		return ((struct kmem_cache *)page->slab_cache)->common.object_size;
+	size = ksize_large(objp, page);
+	if (!size)
+		kmem_bad_free("ksize", objp, KMEM_NOT_KMALLOC, __builtin_return_address(0));
+	return size;
 }
 
 /* ---- array cache sizing -------------------------------------------------------- */
@@ -975,7 +897,6 @@ static int is_boot_array(const struct array_cache *ac)
 	       (const char *)ac < (const char *)(boot_arrays + ARRAY_SIZE(boot_arrays));
 }
 
-static int cache_listed(const struct kmem_cache *c);
 
 /* Gives c static one-entry array caches (boot, before kmalloc() works). */
 static void setup_boot_arrays(struct kmem_cache *c)
@@ -1031,7 +952,7 @@ static void drain_cpu(struct kmem_cache *c, atomic_long_t *pages)
 
 /* This CPU's part of a drain_req (on_each_cpu): its magazine of one cache,
  * or of every cache newest first (slabs destroyed on the way free
- * descriptors into older caches).  Interrupts off; takes cache_chain_lock
+ * descriptors into older caches).  Interrupts off; takes slab_caches_lock
  * for all. */
 static void drain_local(void *arg)
 {
@@ -1042,10 +963,10 @@ static void drain_local(void *arg)
 		drain_cpu(req->c, &req->pages);
 		return;
 	}
-	spin_lock(&cache_chain_lock);
-	list_for_each_entry_reverse(c, &cache_chain, next)
+	spin_lock(&slab_caches_lock);
+	list_for_each_entry_reverse(c, &slab_caches, common.list)
 		drain_cpu(c, &req->pages);
-	spin_unlock(&cache_chain_lock);
+	spin_unlock(&slab_caches_lock);
 }
 
 /* A magazine swap: fresh[] are the new magazines; each CPU puts its own
@@ -1127,13 +1048,13 @@ static int alloc_magazines(struct ccupdate *u, unsigned int limit, unsigned int 
 static int do_tune_cpucache(struct kmem_cache *c, unsigned int limit, unsigned int batch)
 {
 	struct ccupdate u = { .c = c };
-	int listed = cache_listed(c);
+	int listed = kmem_cache_listed(c);
 	unsigned long save;
 	unsigned int cpu;
 	LIST_HEAD(dead);
 
 	if (listed && irqs_disabled() && num_online_cpus() > 1) {
-		pr_err("slab: cannot resize the magazines of %s with interrupts off\n", c->name);
+		pr_err("slab: cannot resize the magazines of %s with interrupts off\n", c->common.name);
 		return -1;
 	}
 	if (alloc_magazines(&u, limit, batch))
@@ -1183,114 +1104,6 @@ static int enable_cpucache(struct kmem_cache *c)
 
 /* ---- caches ------------------------------------------------------------------- */
 
-/* Fills in a cache not yet on the chain.  Returns 0, or -1 if no slab can
- * hold its objects or out of memory.  Process context. */
-static int cache_init(struct kmem_cache *c, const char *name, size_t size, size_t align,
-		      unsigned long flags, kmem_cache_ctor_t ctor, kmem_cache_ctor_t dtor)
-{
-	if (cache_layout(c, size, align, flags))
-		return -1;
-	c->page_base = (uintptr_t)mem_map - first_pfn * sizeof(struct page);
-	c->pfn_lo = mem_map ? first_pfn : 0;
-	c->nr_pfns = mem_map ? end_pfn - first_pfn : 0;
-	c->name = name;
-	c->obj_size = size;
-	c->ctor = ctor;
-	c->dtor = dtor;
-	c->zero_refused = ctor ? __GFP_ZERO : 0;
-	spin_lock_init(&c->lock);
-	INIT_LIST_HEAD(&c->slabs_partial);
-	INIT_LIST_HEAD(&c->slabs_full);
-	INIT_LIST_HEAD(&c->slabs_free);
-	c->num_slabs = c->free_objects = 0;
-	c->colour_next = c->free_touched = 0;
-	if (slab_up)
-		return enable_cpucache(c);
-	setup_boot_arrays(c);
-	return 0;
-}
-
-/* The live cache named name, or NULL.  cache_chain_lock held. */
-static struct kmem_cache *cache_find(const char *name)
-{
-	struct kmem_cache *c;
-
-	list_for_each_entry(c, &cache_chain, next)
-		if (!strcmp(c->name, name))
-			return c;
-	return NULL;
-}
-
-/* Lists c, unless a cache of its name is listed: then reports it and
- * returns -1.  Takes cache_chain_lock. */
-static int cache_chain_add(struct kmem_cache *c)
-{
-	unsigned long save;
-	int taken;
-
-	spin_lock_irqsave(&cache_chain_lock, save);
-	taken = cache_find(c->name) != NULL;
-	if (!taken)
-		list_add_tail(&c->next, &cache_chain);
-	spin_unlock_irqrestore(&cache_chain_lock, save);
-	if (taken)
-		pr_err("kmem_cache_create: a cache named %s exists already; not created\n",
-		       c->name);
-	return taken ? -1 : 0;
-}
-
-/* Is c on the cache chain?  Takes cache_chain_lock. */
-static int cache_listed(const struct kmem_cache *c)
-{
-	struct kmem_cache *cur;
-	unsigned long save;
-	int found = 0;
-
-	spin_lock_irqsave(&cache_chain_lock, save);
-	list_for_each_entry(cur, &cache_chain, next)
-		found |= cur == c;
-	spin_unlock_irqrestore(&cache_chain_lock, save);
-	return found;
-}
-
-/* Frees the array caches and the struct of an empty, unlisted cache. */
-static void cache_release(struct kmem_cache *c)
-{
-	unsigned int cpu;
-
-	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		if (own_magazine(c->array[cpu]))
-			internal_free(NULL, c->array[cpu]);
-	internal_free(&cache_cache, c);
-}
-
-struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align,
-				     unsigned long flags, kmem_cache_ctor_t ctor,
-				     kmem_cache_ctor_t dtor)
-{
-	size_t max_slab = PAGE_SIZE << (MAX_ORDER - 1);
-	struct kmem_cache *c = NULL;
-
-	if (name && size && size <= max_slab && align <= max_slab &&
-	    (!align || is_power_of_2(align)))
-		c = internal_alloc(&cache_cache, GFP_KERNEL | __GFP_ZERO);
-	if (c && cache_init(c, name, size, align, flags, ctor, dtor)) {
-		internal_free(&cache_cache, c);
-		c = NULL;
-	}
-	if (!c) {
-		if (flags & SLAB_PANIC)
-			panic("kmem_cache_create: cannot create cache %s", name ? name : "(null)");
-		return NULL;
-	}
-	if (cache_chain_add(c)) {
-		cache_release(c);
-		return NULL;
-	}
-	kmem_debug_validate("kmem_cache_create", c);
-	return c;
-}
-
 /* Destroys c's free slabs; returns the pages freed.  Any context; takes c->lock. */
 static unsigned long free_slabs_now(struct kmem_cache *c)
 {
@@ -1305,6 +1118,53 @@ static unsigned long free_slabs_now(struct kmem_cache *c)
 	return slabs_destroy(c, &dead) << c->gfporder;
 }
 
+struct kmem_cache *cache_struct_alloc(void)
+{
+	return internal_alloc(&cache_cache, GFP_KERNEL | __GFP_ZERO);
+}
+
+void cache_struct_free(struct kmem_cache *c)
+{
+	internal_free(&cache_cache, c);
+}
+
+/* Lays out c (its common part filled in) and gives it magazines.  Returns
+ * 0, or -1 if no slab can hold its objects or out of memory.  Process
+ * context, or boot. */
+int cache_open(struct kmem_cache *c)
+{
+	struct kmem_cache_common *cc = &c->common;
+
+	if (cache_layout(c, cc->object_size, cc->align, cc->flags))
+		return -1;
+	c->page_base = (uintptr_t)mem_map - first_pfn * sizeof(struct page);
+	c->pfn_lo = mem_map ? first_pfn : 0;
+	c->nr_pfns = mem_map ? end_pfn - first_pfn : 0;
+	c->zero_refused = cc->ctor ? __GFP_ZERO : 0;
+	spin_lock_init(&c->lock);
+	INIT_LIST_HEAD(&c->slabs_partial);
+	INIT_LIST_HEAD(&c->slabs_full);
+	INIT_LIST_HEAD(&c->slabs_free);
+	c->num_slabs = c->free_objects = 0;
+	c->colour_next = c->free_touched = 0;
+	if (slab_up)
+		return enable_cpucache(c);
+	setup_boot_arrays(c);
+	return 0;
+}
+
+/* Frees the magazines of an empty, unlisted cache. */
+void cache_close(struct kmem_cache *c)
+{
+	unsigned int cpu;
+
+	free_slabs_now(c);
+	WARN_ON(c->num_slabs);
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		if (own_magazine(c->array[cpu]))
+			internal_free(NULL, c->array[cpu]);
+}
+
 /* Empties every CPU's magazine of c (only this CPU's if interrupts are
  * off: see slab_on_each_cpu()) and destroys its free slabs; returns the
  * pages freed.  Takes c->lock. */
@@ -1316,7 +1176,7 @@ static unsigned long __cache_shrink(struct kmem_cache *c)
 	return (unsigned long)atomic_long_read(&req.pages) + free_slabs_now(c);
 }
 
-int kmem_cache_shrink(struct kmem_cache *c)
+int __kmem_cache_shrink(struct kmem_cache *c)
 {
 	unsigned long pages = __cache_shrink(c);
 
@@ -1324,7 +1184,7 @@ int kmem_cache_shrink(struct kmem_cache *c)
 	return (int)pages;
 }
 
-unsigned long kmem_reclaim(void)
+unsigned long __kmem_reclaim(void)
 {
 	struct drain_req req = { NULL, ATOMIC_LONG_INIT(0) };
 	struct kmem_cache *c;
@@ -1333,72 +1193,33 @@ unsigned long kmem_reclaim(void)
 	slab_on_each_cpu(drain_local, &req);
 	/* newest first: descriptors freed on the way go to older caches'
 	 * magazines here, drained when their turn comes */
-	spin_lock_irqsave(&cache_chain_lock, save);
-	list_for_each_entry_reverse(c, &cache_chain, next) {
+	spin_lock_irqsave(&slab_caches_lock, save);
+	list_for_each_entry_reverse(c, &slab_caches, common.list) {
 		drain_cpu(c, &req.pages);
 		pages += free_slabs_now(c);
 	}
-	spin_unlock_irqrestore(&cache_chain_lock, save);
+	spin_unlock_irqrestore(&slab_caches_lock, save);
 	kmem_debug_validate("kmem_reclaim", NULL);
 	return pages + (unsigned long)atomic_long_read(&req.pages);
 }
 
-/* Refuses (and reports) destroying c while it holds objects: held by
- * callers, or left in other CPUs' magazines because interrupts were off
- * (they cannot be drained then).  Else unlinks c and returns 0.  Takes
- * c->lock, then cache_chain_lock. */
-static int cache_unlink_if_empty(struct kmem_cache *c)
+/* Empties every CPU's magazine of c and returns the objects still out of
+ * its slabs: held by callers, or left in other CPUs' magazines when
+ * interrupts are off (those cannot be drained then: said here). */
+unsigned long cache_in_use(struct kmem_cache *c)
 {
+	struct drain_req req = { c, ATOMIC_LONG_INIT(0) };
 	struct slab_counts n;
 	unsigned long save;
 
-	local_irq_save(save);		/* no interrupt allocates between check and unlink */
-	spin_lock(&c->lock);
-	cache_get_counts(c, &n);
-	spin_unlock(&c->lock);
-	if (!n.held && !n.cached) {
-		spin_lock(&cache_chain_lock);
-		list_del(&c->next);
-		spin_unlock(&cache_chain_lock);
-	}
-	local_irq_restore(save);
-	if (n.held)
-		pr_err("kmem_cache_destroy: cache %s still has %lu objects in use; not destroyed\n",
-		       c->name, n.held);
-	else if (n.cached)
-		pr_err("kmem_cache_destroy: cache %s has %lu objects in other CPUs' array caches, "
-		       "which cannot be drained with interrupts off; not destroyed\n",
-		       c->name, n.cached);
-	return n.held || n.cached ? -1 : 0;
-}
-
-int kmem_cache_destroy(struct kmem_cache *c)
-{
-	struct drain_req req = { c, ATOMIC_LONG_INIT(0) };
-
-	if (!cache_listed(c)) {
-		kmem_bad_free("kmem_cache_destroy", c, "not a live cache (destroyed already?)",
-			      __builtin_return_address(0));
-		return -1;
-	}
 	slab_on_each_cpu(drain_local, &req);
-	if (cache_unlink_if_empty(c))
-		return -1;
-	free_slabs_now(c);
-	WARN_ON(c->num_slabs);
-	cache_release(c);
-	kmem_debug_validate("kmem_cache_destroy", NULL);
-	return 0;
-}
-
-size_t kmem_cache_size(struct kmem_cache *c)
-{
-	return c->obj_size;
-}
-
-const char *kmem_cache_name(struct kmem_cache *c)
-{
-	return c->name;
+	spin_lock_irqsave(&c->lock, save);
+	cache_get_counts(c, &n);
+	spin_unlock_irqrestore(&c->lock, save);
+	if (!n.held && n.cached)
+		pr_err("kmem_cache_destroy: cache %s has %lu objects in other CPUs' magazines, "
+		       "which cannot be drained with interrupts off\n", c->common.name, n.cached);
+	return n.held + n.cached;
 }
 
 /* ---- the reaper ------------------------------------------------------------------ */
@@ -1431,12 +1252,12 @@ static void cache_reap(unsigned long unused)
 	unsigned long save;
 
 	(void)unused;
-	spin_lock_irqsave(&cache_chain_lock, save);
-	list_for_each_entry(c, &cache_chain, next)
+	spin_lock_irqsave(&slab_caches_lock, save);
+	list_for_each_entry(c, &slab_caches, common.list)
 		cache_reap_one(c);
 	/* only this CPU writes it; tests read it from others */
 	__atomic_store_n(&slab_reap_passes[cpu], slab_reap_passes[cpu] + 1, __ATOMIC_RELAXED);
-	spin_unlock_irqrestore(&cache_chain_lock, save);
+	spin_unlock_irqrestore(&slab_caches_lock, save);
 	mod_timer(&reap_timers[cpu], round_jiffies_period(jiffies, REAP_INTERVAL));
 }
 
@@ -1470,10 +1291,11 @@ void kmem_cache_init(void)
 	unsigned int i;
 
 	slab_break_order = ram_pages > SLAB_BREAK_RAM_BYTES / PAGE_SIZE ? 1 : 0;
-	if (cache_init(&cache_cache, "kmem_cache", sizeof(struct kmem_cache), 0,
-		       SLAB_HWCACHE_ALIGN, NULL, NULL))
+	cache_cache.common = (struct kmem_cache_common){ .name = "kmem_cache",
+							 .object_size = sizeof(struct kmem_cache),
+							 .flags = SLAB_HWCACHE_ALIGN };
+	if (cache_open(&cache_cache) || kmem_cache_register(&cache_cache))
 		panic("SLAB: cannot lay out the cache of caches");
-	cache_chain_add(&cache_cache);
 	for (i = 0; i < ARRAY_SIZE(malloc_sizes); i++) {
 		struct cache_sizes *cs = &malloc_sizes[i];
 
@@ -1482,20 +1304,20 @@ void kmem_cache_init(void)
 		/* each to its largest power-of-two divisor: powers of two
 		 * naturally, 24 and 40 to 8, 48 to 16, 96, 160 and 224 to 32, 192
 		 * to 64 */
-		cs->cs_cachep = kmem_cache_create(cs->cs_name, cs->cs_size,
-						  cs->cs_size & -cs->cs_size, 0, NULL, NULL);
+		cs->cs_cachep = __kmem_cache_create(cs->cs_name, cs->cs_size,
+						    cs->cs_size & -cs->cs_size, 0, NULL, NULL);
 		if (!cs->cs_cachep)
 			break;		/* larger than any slab: kmalloc() takes pages */
-		cs->cs_cachep->flags |= CFLGS_GENERAL;
+		cs->cs_cachep->common.flags |= CFLGS_GENERAL;
 		kmalloc_table_fill(kmalloc_max_size, cs);
 		kmalloc_max_size = cs->cs_size;
 	}
 	if (!kmalloc_max_size)
 		panic("SLAB: cannot create the general caches");
 	slab_up = 1;
-	list_for_each_entry(c, &cache_chain, next)	/* nothing else runs yet */
+	list_for_each_entry(c, &slab_caches, common.list)	/* nothing else runs yet */
 		if (enable_cpucache(c))
-			panic("SLAB: no memory for the array cache of %s", c->name);
+			panic("SLAB: no memory for the array cache of %s", c->common.name);
 	pr_info("SLAB: general caches of %zu to %zu bytes, slab order break %u, "
 		"%d-byte cache lines\n", malloc_sizes[0].cs_size, kmalloc_max_size,
 		slab_break_order, L1_CACHE_BYTES);
@@ -1529,22 +1351,22 @@ unsigned long slab_internal_bytes_now(void)
 /* bytes_used: objects callers hold, at their padded size.  Off-slab
  * descriptors are general-cache objects too, but they come and go with
  * slabs, not requests: they count in slab_pages only. */
-void kmem_get_stats(struct kmem_stats *st)
+void __kmem_get_stats(struct kmem_stats *st)
 {
 	unsigned long save, held_bytes = 0;
 	struct kmem_cache *c;
 	struct slab_counts n;
 
 	st->slab_pages = 0;
-	spin_lock_irqsave(&cache_chain_lock, save);
-	list_for_each_entry(c, &cache_chain, next) {
+	spin_lock_irqsave(&slab_caches_lock, save);
+	list_for_each_entry(c, &slab_caches, common.list) {
 		spin_lock(&c->lock);
 		cache_get_counts(c, &n);
 		spin_unlock(&c->lock);
 		st->slab_pages += n.num_slabs << c->gfporder;
 		held_bytes += n.held * c->buffer_size;
 	}
-	spin_unlock_irqrestore(&cache_chain_lock, save);
+	spin_unlock_irqrestore(&slab_caches_lock, save);
 	/* the caches' structs, array caches and off-slab descriptors are held
 	 * objects too, but the allocator's own */
 	st->bytes_used = held_bytes - (unsigned long)atomic_long_read(&slab_internal_bytes);
@@ -1552,3 +1374,12 @@ void kmem_get_stats(struct kmem_stats *st)
 	st->large_pages = large_block_pages;
 	spin_unlock_irqrestore(&large_block_lock, save);
 }
+
+KMEM_PUBLIC(kmalloc)
+KMEM_PUBLIC(kfree)
+KMEM_PUBLIC(ksize)
+KMEM_PUBLIC(kmem_cache_alloc)
+KMEM_PUBLIC(kmem_cache_free)
+KMEM_PUBLIC(kmem_cache_shrink)
+KMEM_PUBLIC(kmem_reclaim)
+KMEM_PUBLIC(kmem_get_stats)

@@ -12,6 +12,7 @@
 #include <tiny/smp.h>
 #include <tiny/spinlock.h>
 #include <tiny/timer.h>
+#include "slab_common.h"
 
 /*
  * One entry per object, after the slab descriptor.  A free object's entry
@@ -114,7 +115,7 @@ static inline void *ac_entry_objp(const struct array_cache *ac, unsigned int i)
 /* Cache flag kept next to the SLAB_* ones: descriptors live off the slab. */
 #define CFLGS_OFF_SLAB		0x80000000UL
 #define CFLGS_GENERAL		0x40000000UL	/* a kmalloc() size class */
-#define OFF_SLAB(c)		((c)->flags & CFLGS_OFF_SLAB)
+#define OFF_SLAB(c)		((c)->common.flags & CFLGS_OFF_SLAB)
 
 /* RAM above which slabs may grow to order 1 to meet the 1/8 waste bound. */
 #define SLAB_BREAK_RAM_BYTES	(32UL << 20)
@@ -134,6 +135,8 @@ static inline void *ac_entry_objp(const struct array_cache *ac, unsigned int i)
 #define REAP_INTERVAL		(2 * HZ)
 
 struct kmem_cache {
+	struct kmem_cache_common common;	/* name, size asked for, flags (SLAB_* and
+					 * CFLGS_*), ctor, dtor, registry link */
 	/* Per-CPU magazines: the fast path touches only these. */
 	struct array_cache *array[NR_CPUS];
 	unsigned int limit, batchcount;	/* the tunables the arrays were sized with */
@@ -159,18 +162,13 @@ struct kmem_cache {
 	/* Constant after creation. */
 	unsigned int num;		/* objects per slab */
 	unsigned int gfporder;		/* a slab is 2^gfporder pages */
-	unsigned long flags;		/* SLAB_* and CFLGS_* */
 	unsigned int colour;		/* number of colours */
 	size_t colour_off;		/* bytes between two colours */
 	size_t slab_size;		/* descriptor and bufctl[num] (aligned if on-slab) */
 	struct kmem_cache *slabp_cache;	/* off-slab: where descriptors come from */
-	kmem_cache_ctor_t ctor, dtor;
 	gfp_t zero_refused;		/* __GFP_ZERO if there is a ctor: one test of
 					 * the flags refuses zeroing a constructed object */
-	size_t obj_size;		/* the size asked for */
-	size_t align;
-	const char *name;
-	struct list_head next;		/* on cache_chain */
+	size_t align;			/* objects' alignment, as laid out */
 };
 
 /* The general caches behind kmalloc(), smallest first. */
@@ -196,13 +194,6 @@ extern const unsigned int nr_malloc_sizes;
 struct kmem_cache *kmem_find_general_cachep(size_t size);
 
 extern struct kmem_cache cache_cache;	/* of struct kmem_cache */
-extern struct list_head cache_chain;	/* every cache, oldest first */
-extern spinlock_t cache_chain_lock;	/* cache_chain; irqsave (the reaper) */
-
-/* Large kmalloc() blocks: their head pages linked through page->lru. */
-extern struct list_head large_blocks;
-extern spinlock_t large_block_lock;	/* large_blocks, large_block_pages, PG_bigblock */
-extern unsigned long large_block_pages;
 
 /* Completed reaper passes, per CPU: each CPU's reap timer ages its own
  * magazines (timers run on the CPU that armed them). */

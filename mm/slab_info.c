@@ -47,7 +47,7 @@ static void report_cache(struct kmem_cache *c)
 	format_magazines(c, mags, sizeof(mags));
 	printk("%-17s %6lu %6lu %6zu %4u %4lu : tunables %4u %4u %4u : slabdata %6lu %6lu %6u"
 	       " : cpu avail/limit%s\n",
-	       c->name, n.active_objs, n.num_objs, c->buffer_size, c->num,
+	       c->common.name, n.active_objs, n.num_objs, c->buffer_size, c->num,
 	       1UL << c->gfporder, c->limit, c->batchcount, 0U,
 	       n.num_slabs - free_slabs, n.num_slabs, 0U, mags);
 }
@@ -57,23 +57,18 @@ void kmem_report(void)
 {
 	unsigned long save, blocks = 0, pages;
 	struct kmem_cache *c;
-	struct list_head *pos;
 
 	printk("slabinfo - version: 2.1\n");
 	printk("# name            <active_objs> <num_objs> <objsize> <objperslab> "
 	       "<pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : "
 	       "slabdata <active_slabs> <num_slabs> <sharedavail> : cpu avail/limit "
 	       "<cpu>:<avail>/<limit> ...\n");
-	spin_lock_irqsave(&cache_chain_lock, save);
-	list_for_each_entry(c, &cache_chain, next)
+	spin_lock_irqsave(&slab_caches_lock, save);
+	list_for_each_entry(c, &slab_caches, common.list)
 		report_cache(c);
-	spin_unlock_irqrestore(&cache_chain_lock, save);
+	spin_unlock_irqrestore(&slab_caches_lock, save);
 
-	spin_lock_irqsave(&large_block_lock, save);
-	list_for_each(pos, &large_blocks)
-		blocks++;
-	pages = large_block_pages;
-	spin_unlock_irqrestore(&large_block_lock, save);
+	large_blocks_count(&blocks, &pages);
 	printk("# large kmalloc blocks: %lu blocks, %lu pages (%lu kB)\n", blocks, pages,
 	       pages * (PAGE_SIZE / 1024));
 }
@@ -85,8 +80,8 @@ void slab_get_breakdown(struct slab_breakdown *b)
 	struct slab_counts n;
 
 	*b = (struct slab_breakdown){ 0 };
-	spin_lock_irqsave(&cache_chain_lock, save);
-	list_for_each_entry(c, &cache_chain, next) {
+	spin_lock_irqsave(&slab_caches_lock, save);
+	list_for_each_entry(c, &slab_caches, common.list) {
 		unsigned long long slab_bytes = PAGE_SIZE << c->gfporder;
 		size_t mgmt = OFF_SLAB(c) ? 0 : c->slab_size;
 
@@ -101,7 +96,7 @@ void slab_get_breakdown(struct slab_breakdown *b)
 		b->free_objs += (unsigned long long)(n.num_objs - n.active_objs) * c->buffer_size;
 		b->cached += (unsigned long long)n.cached * c->buffer_size;
 	}
-	spin_unlock_irqrestore(&cache_chain_lock, save);
+	spin_unlock_irqrestore(&slab_caches_lock, save);
 	b->internal = slab_internal_bytes_now();
 	b->callers -= b->internal;
 	spin_lock_irqsave(&large_block_lock, save);
@@ -115,7 +110,7 @@ void slab_get_breakdown(struct slab_breakdown *b)
 
 #define bad(c, fmt, ...) do {							\
 	errors++;								\
-	pr_err("slab: validate: %s: " fmt, (c)->name, ##__VA_ARGS__);		\
+	pr_err("slab: validate: %s: " fmt, (c)->common.name, ##__VA_ARGS__);	\
 } while (0)
 
 /* What the walk of one cache found. */
@@ -344,51 +339,18 @@ static int validate_cache(struct kmem_cache *c)
 	return errors;
 }
 
-/* Checks the large-block list against page flags and its counter. */
-static int validate_large_blocks(void)
-{
-	unsigned long pages = 0, n = 0;
-	struct list_head *pos;
-	int errors = 0;
-
-	for (pos = large_blocks.next; pos != &large_blocks; pos = pos->next) {
-		const struct page *page = list_entry(pos, struct page, lru);
-
-		if (++n > large_block_pages) {
-			errors++;
-			pr_err("slab: validate: large block list is corrupt at %p\n", (void *)page);
-			return errors;
-		}
-		if ((page->flags & (PG_bigblock | PG_head | PG_slab)) != (PG_bigblock | PG_head)) {
-			errors++;
-			pr_err("slab: validate: large block %p has page flags %#x\n",
-			       page_address(page), page->flags);
-		}
-		pages += page->inuse;		/* large_block_nr() */
-	}
-	if (pages != large_block_pages) {
-		errors++;
-		pr_err("slab: validate: large blocks hold %lu pages, counter says %lu\n",
-		       pages, large_block_pages);
-	}
-	return errors;
-}
-
 int kmem_validate(void)
 {
 	struct kmem_cache *c;
 	unsigned long save;
 	int errors = 0;
 
-	spin_lock_irqsave(&cache_chain_lock, save);
-	list_for_each_entry(c, &cache_chain, next) {
+	spin_lock_irqsave(&slab_caches_lock, save);
+	list_for_each_entry(c, &slab_caches, common.list) {
 		spin_lock(&c->lock);
 		errors += validate_cache(c);
 		spin_unlock(&c->lock);
 	}
-	spin_unlock_irqrestore(&cache_chain_lock, save);
-	spin_lock_irqsave(&large_block_lock, save);
-	errors += validate_large_blocks();
-	spin_unlock_irqrestore(&large_block_lock, save);
-	return errors;
+	spin_unlock_irqrestore(&slab_caches_lock, save);
+	return errors + large_blocks_validate();
 }

@@ -62,9 +62,9 @@
 #include <tiny/string.h>
 #include <tiny/timer.h>
 #include "slob.h"
-#include "kmem_raw.h"
 
 const char kmem_allocator_name[] = "SLOB";
+const int kmem_ctor_every_alloc = 1;
 
 DEFINE_SPINLOCK(slob_lock);		/* everything about the heap below */
 slob_t *slob_free_lists[SLOB_CLASSES];	/* free blocks of each size class */
@@ -75,13 +75,8 @@ unsigned long slob_free_units;		/* units in free blocks */
 unsigned long slob_internal_units;	/* units of the allocator's own blocks */
 static slob_t *slob_last_run;		/* where the run freed last began: a hint */
 
-LIST_HEAD(slob_bigblocks);
-DEFINE_SPINLOCK(slob_block_lock);	/* slob_bigblocks, slob_bigblock_pages */
-unsigned long slob_bigblock_pages;
 atomic_long_t slob_cache_pages;		/* pages of page-sized cache objects */
 
-LIST_HEAD(slob_caches);
-DEFINE_SPINLOCK(slob_cache_lock);	/* slob_caches */
 
 static struct timer_list slob_shrink_timer;
 
@@ -721,14 +716,14 @@ static int slob_free_object(struct kmem_cache *c, void *b)
 
 	spin_lock_irqsave(&slob_lock, flags);	/* the page stays a heap page */
 	ok = slob_locate(b, page, &at) && slob_is_block(&at, units) && !slob_looks_like_header(b);
-	if (ok && c->dtor) {
+	if (ok && c->common.dtor) {
 		spin_unlock_irqrestore(&slob_lock, flags);
-		c->dtor(b);
+		c->common.dtor(b);
 		spin_lock_irqsave(&slob_lock, flags);
 		ok = slob_locate(b, page, &at) && slob_is_block(&at, units);
 	}
 	if (ok) {
-		kmem_mark_freed(b, c->size);
+		kmem_mark_freed(b, c->common.object_size);
 		slob_free_block(&at, units);
 		c->inuse--;
 	}
@@ -786,72 +781,7 @@ static void slob_shrink_timer_fn(unsigned long data)
 
 /* ---- kmalloc ------------------------------------------------------------ */
 
-/* Gives back the pages of bb, a bigblock no longer listed. */
-static void bigblock_free_pages(struct bigblock *bb)
-{
-	unsigned long i;
-
-	if (bb->nr == 1U << bb->order) {
-		free_pages((unsigned long)(uintptr_t)bb->pages, bb->order);
-		return;
-	}
-	for (i = 0; i < bb->nr; i++)
-		free_page((unsigned long)(uintptr_t)bb->pages + i * PAGE_SIZE);
-}
-
-static void *bigblock_alloc(size_t size, gfp_t gfp)
-{
-	struct bigblock *bb = slob_alloc(sizeof(*bb), gfp, SLOB_TAG_INTERNAL);
-	struct page *page;
-	unsigned long flags;
-
-	if (!bb)
-		return NULL;
-	kmem_mark_internal(bb, sizeof(*bb));
-	bb->nr = (unsigned int)(PAGE_ALIGN(size) >> PAGE_SHIFT);
-	bb->order = get_order(size);
-	page = alloc_pages(gfp & ~__GFP_ZERO, bb->order);
-	if (!page) {
-		slob_free_internal(bb);
-		return NULL;
-	}
-	if (bb->nr != 1U << bb->order)
-		split_page_block(page, bb->order, bb->nr);
-	bb->pages = page_address(page);
-	kmem_mark_allocated(bb->pages, bb->nr * PAGE_SIZE, (gfp & __GFP_ZERO) != 0);
-	if (gfp & __GFP_ZERO)
-		memset(bb->pages, 0, bb->nr * PAGE_SIZE);
-	page->slab = bb;
-	spin_lock_irqsave(&slob_block_lock, flags);
-	page_update_flags(page, 1, PG_bigblock, 0);
-	list_add(&bb->list, &slob_bigblocks);
-	slob_bigblock_pages += bb->nr;
-	spin_unlock_irqrestore(&slob_block_lock, flags);
-	return bb->pages;
-}
-
-/* The bigblock starting at obj (on page), or NULL; with unlink, takes it
- * off the list and clears its page's mark.  O(1).  Takes slob_block_lock. */
-static struct bigblock *bigblock_find(const void *obj, struct page *page, int unlink)
-{
-	struct bigblock *bb = NULL;
-	unsigned long flags;
-
-	spin_lock_irqsave(&slob_block_lock, flags);
-	if (page->flags & PG_bigblock) {
-		bb = page->slab;
-		if (unlink) {
-			list_del(&bb->list);
-			slob_bigblock_pages -= bb->nr;
-			page_update_flags(page, 1, 0, PG_bigblock);
-			page->slab = NULL;
-		}
-	}
-	spin_unlock_irqrestore(&slob_block_lock, flags);
-	return bb;
-}
-
-/* Is obj page-aligned, so that it can only be a bigblock? */
+/* Is obj page-aligned, so that it can only be a large block? */
 static int page_aligned(const void *obj, struct page *page)
 {
 	return page && IS_ALIGNED((uintptr_t)obj, PAGE_SIZE);
@@ -873,17 +803,17 @@ static size_t kmalloc_heap_size(const void *obj, struct page *page)
 	return size;
 }
 
-void *kmalloc(size_t size, gfp_t gfp)
+void *__kmalloc(size_t size, gfp_t gfp)
 {
 	slob_t *m;
 	size_t usable;
 
 	if (!size)
 		return ZERO_SIZE_PTR;
+	if (size >= PAGE_SIZE - SLOB_UNIT)
+		return kmalloc_large(size, gfp);
 	if (should_failslab("kmalloc", size, gfp))
 		return NULL;
-	if (size >= PAGE_SIZE - SLOB_UNIT)
-		return bigblock_alloc(size, gfp);
 	m = slob_alloc(size, gfp, SLOB_TAG_KMALLOC);
 	if (m) {
 		usable = (size_t)(m[-1].units - 1) * SLOB_UNIT;
@@ -895,42 +825,33 @@ void *kmalloc(size_t size, gfp_t gfp)
 	return m;
 }
 
-static const char kfree_not_live[] = "not a live kmalloc() block (freed already, never "
-				     "allocated, or its header was overwritten)";
-
-void kfree(const void *obj)
+void __kfree(const void *obj)
 {
 	struct page *page = virt_to_page(obj);
-	struct bigblock *bb = NULL;
 
 	if (ZERO_OR_NULL_PTR(obj))
 		return;
-	if (page_aligned(obj, page))
-		bb = bigblock_find(obj, page, 1);
-	if (bb) {
-		kmem_mark_freed(obj, bb->nr * PAGE_SIZE);
-		bigblock_free_pages(bb);
-		slob_free_internal(bb);
-	} else if (slob_free_tagged(obj, page, SLOB_TAG_KMALLOC)) {
-		kmem_bad_free("kfree", obj, kfree_not_live, __builtin_return_address(0));
+	if ((!page_aligned(obj, page) || kfree_large(obj, page)) &&
+	    slob_free_tagged(obj, page, SLOB_TAG_KMALLOC)) {
+		kmem_bad_free("kfree", obj, KMEM_NOT_KMALLOC, __builtin_return_address(0));
 		return;
 	}
 	kmem_debug_validate("kfree", obj);
 }
 
-size_t ksize(const void *obj)
+size_t __ksize(const void *obj)
 {
 	struct page *page = virt_to_page(obj);
-	struct bigblock *bb = NULL;
-	size_t size;
+	size_t size = 0;
 
 	if (ZERO_OR_NULL_PTR(obj))
 		return 0;
 	if (page_aligned(obj, page))
-		bb = bigblock_find(obj, page, 0);
-	size = bb ? bb->nr * PAGE_SIZE : kmalloc_heap_size(obj, page);
+		size = ksize_large(obj, page);
 	if (!size)
-		kmem_bad_free("ksize", obj, kfree_not_live, __builtin_return_address(0));
+		size = kmalloc_heap_size(obj, page);
+	if (!size)
+		kmem_bad_free("ksize", obj, KMEM_NOT_KMALLOC, __builtin_return_address(0));
 	return size;
 }
 
@@ -973,84 +894,50 @@ static slob_hot int cache_is_live(const struct kmem_cache *c)
 	return 1;
 }
 
-/* The live cache named name, or NULL.  slob_cache_lock held. */
-static struct kmem_cache *cache_find(const char *name)
+struct kmem_cache *cache_struct_alloc(void)
 {
 	struct kmem_cache *c;
 
-	list_for_each_entry(c, &slob_caches, list)
-		if (!strcmp(c->name, name))
-			return c;
-	return NULL;
+	if (should_failslab("kmem_cache", sizeof(*c), GFP_KERNEL))
+		return NULL;
+	c = slob_alloc(sizeof(*c), GFP_KERNEL, SLOB_TAG_INTERNAL);
+	if (c) {
+		kmem_mark_internal(c, sizeof(*c));
+		memset(c, 0, sizeof(*c));
+	}
+	return c;
 }
 
-/* Is c on the cache list?  Takes slob_cache_lock. */
-static int cache_listed(const struct kmem_cache *c)
+void cache_struct_free(struct kmem_cache *c)
 {
-	struct kmem_cache *cur;
-	unsigned long flags;
-	int found = 0;
-
-	spin_lock_irqsave(&slob_cache_lock, flags);
-	list_for_each_entry(cur, &slob_caches, list)
-		found |= cur == c;
-	spin_unlock_irqrestore(&slob_cache_lock, flags);
-	return found;
+	slob_free_internal(c);
 }
 
-/* Fills in a new cache and lists it; -1 (c unlisted) if the name is taken.
- * Objects come from the heap unless their size is a whole number of pages,
- * they span SLOB_RUN_PAGES pages or more, or they are aligned above a page. */
-static int cache_setup(struct kmem_cache *c, const char *name, size_t size, size_t align,
-		       unsigned long flags, kmem_cache_ctor_t ctor, kmem_cache_ctor_t dtor)
+/* Works out where c's objects come from: the heap unless their size is a
+ * whole number of pages, they span SLOB_RUN_PAGES pages or more, or they
+ * are aligned above a page; and what an allocation looks for. */
+int cache_open(struct kmem_cache *c)
 {
-	unsigned long irqflags;
-	int taken;
+	size_t size = c->common.object_size, align = c->common.align;
 
-	kmem_mark_internal(c, sizeof(*c));
-	c->name = name;
-	c->size = (unsigned int)size;
-	c->align = align > SLOB_UNIT ? (unsigned int)align : 0;
 	c->on_heap = (size % PAGE_SIZE) && size < SLOB_RUN_PAGES * PAGE_SIZE && align <= PAGE_SIZE;
 	if (c->on_heap) {
 		c->units = (unsigned short)max(SLOB_UNITS(size), 2);
-		c->align_units = (unsigned short)(c->align / SLOB_UNIT);
+		c->align_units = (unsigned short)(align > SLOB_UNIT ? align / SLOB_UNIT : 0);
 		c->need = (unsigned short)slob_need(c->units, c->align_units);
 		c->need_class = (unsigned char)slob_class(c->need);
 	}
 	c->order = (unsigned char)get_order(max(size, align));
-	c->flags = flags;
-	c->ctor = ctor;
-	c->dtor = dtor;
-	c->inuse = 0;
-	spin_lock_irqsave(&slob_cache_lock, irqflags);
-	taken = cache_find(name) != NULL;
-	if (!taken)
-		list_add_tail(&c->list, &slob_caches);
-	spin_unlock_irqrestore(&slob_cache_lock, irqflags);
-	if (taken)
-		pr_err("kmem_cache_create: a cache named %s exists already; not created\n", name);
-	return taken ? -1 : 0;
+	return 0;
 }
 
-struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align,
-				     unsigned long flags, kmem_cache_ctor_t ctor,
-				     kmem_cache_ctor_t dtor)
+unsigned long cache_in_use(struct kmem_cache *c)
 {
-	struct kmem_cache *c = NULL;
+	return slob_cache_inuse(c);
+}
 
-	if (flags & SLAB_MUST_HWCACHE_ALIGN)
-		align = max_t(size_t, align, L1_CACHE_BYTES);
-	if (name && size && (align == 0 || is_power_of_2(align)) &&
-	    get_order(max(size, align)) < MAX_ORDER && !should_failslab("kmem_cache", sizeof(*c), GFP_KERNEL))
-		c = slob_alloc(sizeof(*c), GFP_KERNEL, SLOB_TAG_INTERNAL);
-	if (c && cache_setup(c, name, size, align, flags, ctor, dtor)) {
-		slob_free_internal(c);
-		c = NULL;
-	}
-	if (!c && (flags & SLAB_PANIC))
-		panic("kmem_cache_create: cannot create cache %s", name ? name : "(null)");
-	return c;
+void cache_close(struct kmem_cache *c)
+{
 }
 
 unsigned long slob_cache_inuse(struct kmem_cache *c)
@@ -1061,28 +948,6 @@ unsigned long slob_cache_inuse(struct kmem_cache *c)
 	inuse = c->inuse;
 	spin_unlock_irqrestore(&slob_lock, flags);
 	return inuse;
-}
-
-int kmem_cache_destroy(struct kmem_cache *c)
-{
-	unsigned long flags, inuse;
-
-	if (!cache_listed(c)) {
-		kmem_bad_free("kmem_cache_destroy", c, "not a live cache (destroyed already?)",
-			      __builtin_return_address(0));
-		return -1;
-	}
-	inuse = slob_cache_inuse(c);
-	if (inuse) {
-		pr_err("kmem_cache_destroy: cache %s still has %lu objects in use; not destroyed\n",
-		       c->name, inuse);
-		return -1;
-	}
-	spin_lock_irqsave(&slob_cache_lock, flags);
-	list_del(&c->list);
-	spin_unlock_irqrestore(&slob_cache_lock, flags);
-	slob_free_internal(c);
-	return 0;
 }
 
 /* Counts n objects into (1) or out of (-1) c.  Takes slob_lock. */
@@ -1123,15 +988,15 @@ static void *cache_alloc_heap(struct kmem_cache *c, gfp_t gfp)
 	return b;
 }
 
-void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
+void *__kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
 {
 	void *b;
 
 	if (!cache_is_live(c)) {
-		kmem_bad_free("kmem_cache_alloc", c, "not a live cache", __builtin_return_address(0));
+		kmem_bad_free("kmem_cache_alloc", c, KMEM_NOT_CACHE, __builtin_return_address(0));
 		return NULL;
 	}
-	if (should_failslab(c->name, c->size, gfp))
+	if (should_failslab(c->common.name, c->common.object_size, gfp))
 		return NULL;
 	if (c->on_heap)
 		b = cache_alloc_heap(c, gfp);
@@ -1139,11 +1004,11 @@ void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
 		b = cache_alloc_pages(c, gfp);
 	if (!b)
 		return NULL;
-	kmem_mark_allocated(b, c->size, (gfp & __GFP_ZERO) || c->ctor);
+	kmem_mark_allocated(b, c->common.object_size, (gfp & __GFP_ZERO) || c->common.ctor);
 	if (gfp & __GFP_ZERO)
-		memset(b, 0, c->size);
-	if (c->ctor)
-		c->ctor(b);
+		memset(b, 0, c->common.object_size);
+	if (c->common.ctor)
+		c->common.ctor(b);
 	kmem_debug_validate("kmem_cache_alloc", b);
 	return b;
 }
@@ -1154,7 +1019,7 @@ static int cache_owns_pages(struct kmem_cache *c, const void *b)
 	struct page *page = virt_to_page(b);
 
 	return page && IS_ALIGNED((uintptr_t)b, PAGE_SIZE) &&
-	       (page->flags & (PG_head | PG_slab | PG_bigblock)) == PG_head &&
+	       (page->flags & (PG_head | PG_slab | PG_large)) == PG_head &&
 	       page->order == c->order && page->slab_cache == c;
 }
 
@@ -1164,24 +1029,24 @@ static int cache_free_pages(struct kmem_cache *c, void *b)
 {
 	if (!cache_owns_pages(c, b))
 		return -1;
-	if (c->dtor)
-		c->dtor(b);
+	if (c->common.dtor)
+		c->common.dtor(b);
 	virt_to_page(b)->slab_cache = NULL;
-	kmem_mark_freed(b, c->size);
+	kmem_mark_freed(b, c->common.object_size);
 	free_pages((unsigned long)(uintptr_t)b, c->order);
 	atomic_long_add(-(1L << c->order), &slob_cache_pages);
 	cache_count(c, -1);
 	return 0;
 }
 
-void kmem_cache_free(struct kmem_cache *c, void *b)
+void __kmem_cache_free(struct kmem_cache *c, void *b)
 {
 	int bad;
 
 	if (!b)
 		return;
 	if (!cache_is_live(c)) {
-		kmem_bad_free("kmem_cache_free", c, "not a live cache", __builtin_return_address(0));
+		kmem_bad_free("kmem_cache_free", c, KMEM_NOT_CACHE, __builtin_return_address(0));
 		return;
 	}
 	if (c->on_heap)
@@ -1189,30 +1054,19 @@ void kmem_cache_free(struct kmem_cache *c, void *b)
 	else
 		bad = cache_free_pages(c, b);
 	if (bad) {
-		kmem_bad_free("kmem_cache_free", b, "not a live object of this cache (freed already, "
-			      "another cache's, or a kmalloc() block)", __builtin_return_address(0));
+		kmem_bad_free("kmem_cache_free", b, KMEM_NOT_CACHE_OBJECT, __builtin_return_address(0));
 		return;
 	}
 	kmem_debug_validate("kmem_cache_free", b);
 }
 
-size_t kmem_cache_size(struct kmem_cache *c)
-{
-	return c->size;
-}
-
-const char *kmem_cache_name(struct kmem_cache *c)
-{
-	return c->name;
-}
-
 /* The cache's objects live in the shared heap: shrinking it shrinks the heap. */
-int kmem_cache_shrink(struct kmem_cache *c)
+int __kmem_cache_shrink(struct kmem_cache *c)
 {
 	return (int)slob_shrink();
 }
 
-unsigned long kmem_reclaim(void)
+unsigned long __kmem_reclaim(void)
 {
 	return slob_shrink();
 }
@@ -1231,7 +1085,7 @@ void kmem_cache_init_late(void)
 	mod_timer(&slob_shrink_timer, round_jiffies_period(jiffies, HZ));
 }
 
-void kmem_get_stats(struct kmem_stats *st)
+void __kmem_get_stats(struct kmem_stats *st)
 {
 	unsigned long flags;
 
@@ -1240,8 +1094,14 @@ void kmem_get_stats(struct kmem_stats *st)
 	st->bytes_used = slob_heap_pages * PAGE_SIZE -
 			 (slob_free_units + slob_internal_units) * SLOB_UNIT;
 	spin_unlock_irqrestore(&slob_lock, flags);
-	spin_lock_irqsave(&slob_block_lock, flags);
-	st->large_pages = slob_bigblock_pages;
-	spin_unlock_irqrestore(&slob_block_lock, flags);
-	st->large_pages += (unsigned long)atomic_long_read(&slob_cache_pages);
+	st->large_pages = large_blocks_held() + (unsigned long)atomic_long_read(&slob_cache_pages);
 }
+
+KMEM_PUBLIC(kmalloc)
+KMEM_PUBLIC(kfree)
+KMEM_PUBLIC(ksize)
+KMEM_PUBLIC(kmem_cache_alloc)
+KMEM_PUBLIC(kmem_cache_free)
+KMEM_PUBLIC(kmem_cache_shrink)
+KMEM_PUBLIC(kmem_reclaim)
+KMEM_PUBLIC(kmem_get_stats)

@@ -8,6 +8,7 @@
 #include <tiny/mm.h>
 #include <tiny/slab.h>
 #include <tiny/spinlock.h>
+#include "slab_common.h"
 
 /* One unit, the allocation granule.  A free block starts with its size in
  * units and the next free block of its size class; a free block of two
@@ -40,21 +41,10 @@ typedef struct slob_block {
 #define SLOB_TAG_KMALLOC	0x5106b10cUL	/* a kmalloc() block */
 #define SLOB_TAG_INTERNAL	0x1e7e2a11UL	/* the allocator's own: caches, bigblocks */
 
-/* A large kmalloc() block: nr pages straight from the page allocator, as
- * one block of 2^order pages when nr is a power of two, else as nr blocks
- * of one page (the rest of the 2^order given back).  Found in O(1) from
- * its first page (PG_bigblock, page->slab). */
-struct bigblock {
-	unsigned int nr, order;
-	void *pages;
-	struct list_head list;		/* on slob_bigblocks */
-};
-
 /* Allocated with a SLOB_TAG_INTERNAL header, so a cache pointer can be
  * checked in O(1) and kfree() refuses one. */
 struct kmem_cache {
-	unsigned int size;		/* object size */
-	unsigned int align;		/* 0, or a power of two >= SLOB_UNIT */
+	struct kmem_cache_common common;
 	unsigned char order;		/* pages per object, for objects off the heap */
 	unsigned char on_heap;		/* objects come from the heap, not whole pages */
 	/* for objects on the heap (fields of 16 bits or less keep the struct
@@ -63,11 +53,7 @@ struct kmem_cache {
 	unsigned short units;		/* an object's block, in units */
 	unsigned short align_units;	/* its alignment in units (0 or 1: none) */
 	unsigned short need;		/* what slob_take() looks for */
-	unsigned long flags;
-	const char *name;
-	kmem_cache_ctor_t ctor, dtor;
 	unsigned long inuse;		/* objects allocated and not freed; slob_lock */
-	struct list_head list;		/* on slob_caches */
 };
 
 /* The small helpers of the hot paths: inlined where the build optimises
@@ -151,14 +137,9 @@ extern slob_t *slob_free_lists[SLOB_CLASSES];
 extern unsigned long slob_class_map[SLOB_CLASS_WORDS];
 extern struct list_head slob_pages;
 extern unsigned long slob_heap_pages, slob_free_units, slob_internal_units, slob_map_pages;
-extern struct list_head slob_bigblocks;
-extern spinlock_t slob_block_lock;
-extern unsigned long slob_bigblock_pages;
 extern atomic_long_t slob_cache_pages;
 
 /* The objects of c allocated and not freed.  Takes slob_lock. */
 unsigned long slob_cache_inuse(struct kmem_cache *c);
-extern struct list_head slob_caches;
-extern spinlock_t slob_cache_lock;
 
 #endif /* MM_SLOB_H */

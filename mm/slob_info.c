@@ -49,10 +49,11 @@ void kmem_report(void)
 	printk("SLOB large blocks: %lu pages (%lu kB)\n", st.large_pages,
 	       st.large_pages * (PAGE_SIZE / 1024));
 	printk("# name                 objsize  align  inuse\n");
-	spin_lock_irqsave(&slob_cache_lock, flags);
-	list_for_each_entry(c, &slob_caches, list)
-		printk("%-22s %7u %6u %6lu\n", c->name, c->size, c->align, slob_cache_inuse(c));
-	spin_unlock_irqrestore(&slob_cache_lock, flags);
+	spin_lock_irqsave(&slab_caches_lock, flags);
+	list_for_each_entry(c, &slab_caches, common.list)
+		printk("%-22s %7zu %6zu %6lu\n", c->common.name, c->common.object_size,
+		       c->common.align, slob_cache_inuse(c));
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }
 
 /* ---- validator ------------------------------------------------------------ */
@@ -168,32 +169,6 @@ static int validate_heap(void)
 	return errors;
 }
 
-/* Checks the bigblock list against page flags and its counter.
- * slob_block_lock held. */
-static int validate_bigblocks(void)
-{
-	unsigned long pages = 0, n = 0;
-	const struct bigblock *bb;
-	int errors = 0;
-
-	list_for_each_entry(bb, &slob_bigblocks, list) {
-		struct page *page = virt_to_page(bb->pages);
-
-		if (++n > slob_bigblock_pages + 1 || !page) {
-			bad("bigblock list is corrupt at %p\n", (const void *)bb);
-			return errors;
-		}
-		if ((page->flags & (PG_bigblock | PG_head)) != (PG_bigblock | PG_head) ||
-		    page->slab != bb || page->order != (bb->nr == 1U << bb->order ? bb->order : 0))
-			bad("bigblock %p: page flags %#x order %u, expected %u pages of order %u\n",
-			    bb->pages, page->flags, page->order, bb->nr, bb->order);
-		pages += bb->nr;
-	}
-	if (pages != slob_bigblock_pages)
-		bad("bigblocks hold %lu pages, counter says %lu\n", pages, slob_bigblock_pages);
-	return errors;
-}
-
 int kmem_validate(void)
 {
 	unsigned long flags;
@@ -202,8 +177,5 @@ int kmem_validate(void)
 	spin_lock_irqsave(&slob_lock, flags);
 	errors = validate_heap();
 	spin_unlock_irqrestore(&slob_lock, flags);
-	spin_lock_irqsave(&slob_block_lock, flags);
-	errors += validate_bigblocks();
-	spin_unlock_irqrestore(&slob_block_lock, flags);
-	return errors;
+	return errors + large_blocks_validate();
 }

@@ -28,7 +28,7 @@
 #define PG_buddy	0x02u	/* first page of a free block; order is valid */
 #define PG_head		0x04u	/* first page of an allocated block; order is valid */
 #define PG_slab		0x08u	/* owned by the object allocator */
-#define PG_bigblock	0x10u	/* head of a large kmalloc() block (SLAB) */
+#define PG_large	0x10u	/* head of a large kmalloc() block (mm/slab_common.c) */
 
 struct page {
 	unsigned int flags;		/* PG_* */
@@ -38,8 +38,8 @@ struct page {
 	union {
 		void *slab_cache;	/* SLAB: owning cache; SLOB: the cache of a
 					 * page-sized object */
-		unsigned long inuse;	/* SLOB: start maps in use in a map page;
-					 * SLAB: pages of a large kmalloc() block */
+		unsigned long inuse;	/* PG_large: pages of the large block;
+					 * SLOB: start maps in use in a map page */
 	};
 	void *slab;			/* SLAB: slab descriptor; SLOB: a heap page's
 					 * start map, or a map page's free maps */
@@ -115,7 +115,7 @@ static inline struct page *managed_virt_to_page(const void *addr)
 }
 
 void *page_address(const struct page *page);
-/* Sets then clears flag bits (PG_slab, PG_bigblock) on nr struct pages from
+/* Sets then clears flag bits (PG_slab, PG_large) on nr struct pages from
  * page, under the page allocator's lock, which owns every page's flags.
  * Any context; takes zone_lock with interrupts saved. */
 void page_update_flags(struct page *page, unsigned long nr, unsigned int set,

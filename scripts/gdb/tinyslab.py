@@ -45,11 +45,17 @@ def has_symbol(name):
 
 
 def field_offset(type_name, member):
-    t = gdb.lookup_type(type_name)
-    for f in t.fields():
-        if f.name == member:
-            return f.bitpos // 8
-    raise HelperError(f"{type_name} has no member {member}")
+    """Byte offset of member (a dotted path such as "common.list") in type_name."""
+    t, offset = gdb.lookup_type(type_name), 0
+    for part in member.split("."):
+        for f in t.strip_typedefs().fields():
+            if f.name == part:
+                offset += f.bitpos // 8
+                t = f.type
+                break
+        else:
+            raise HelperError(f"{type_name} has no member {member}")
+    return offset
 
 
 def list_entries(head, type_name, member):
@@ -160,12 +166,12 @@ class Slabinfo(Command):
         super().__init__(self._name)
 
     def run(self, arg):
-        if has_symbol("cache_chain"):
+        if has_symbol("cache_cache"):
             self.slab()
         elif has_symbol("slob_free_lists"):
             self.slob(arg.strip() == "-v")
         else:
-            raise HelperError("neither SLAB's cache_chain nor SLOB's slob_free_lists is here")
+            raise HelperError("neither SLAB's cache_cache nor SLOB's slob_free_lists is here")
 
     # SLAB: the counts come from walking the slabs, not from the cache's counters.
     def slab_counts(self, c):
@@ -183,7 +189,7 @@ class Slabinfo(Command):
         for cpu in online_cpus():
             ac = c["array"][cpu]
             if int(ac) == 0:
-                raise HelperError(f"{cstring(c['name'])}: CPU {cpu} is online but has no "
+                raise HelperError(f"{cstring(c['common']['name'])}: CPU {cpu} is online but has no "
                                   "magazine")
             out += f" {cpu}:{int(ac['avail'])}/{int(ac['limit'])}"
         return out
@@ -194,10 +200,10 @@ class Slabinfo(Command):
                  "<pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : "
                  "slabdata <active_slabs> <num_slabs> <sharedavail> : cpu avail/limit "
                  "<cpu>:<avail>/<limit> ...")
-        for c in list_entries(sym("cache_chain"), "struct kmem_cache", "next"):
+        for c in list_entries(sym("slab_caches"), "struct kmem_cache", "common.list"):
             num_slabs, active, free_slabs = self.slab_counts(c)
             num = int(c["num"])
-            self.out(f"{cstring(c['name']):<17s} {active:6d} {num_slabs * num:6d} "
+            self.out(f"{cstring(c['common']['name']):<17s} {active:6d} {num_slabs * num:6d} "
                      f"{int(c['buffer_size']):6d} {num:4d} {1 << int(c['gfporder']):4d} : "
                      f"tunables {int(c['limit']):4d} {int(c['batchcount']):4d} {0:4d} : "
                      f"slabdata {num_slabs - free_slabs:6d} {num_slabs:6d} {0:6d}"
@@ -224,17 +230,17 @@ class Slabinfo(Command):
                  f"{map_pages} of start maps, {in_use} bytes in use, {free} bytes free in "
                  f"{blocks} listed blocks (largest {largest})")
         big_pages = 0
-        for bb in list_entries(sym("slob_bigblocks"), "struct bigblock", "list"):
-            big_pages += int(bb["nr"])
+        for page in list_entries(sym("large_blocks"), "struct page", "lru"):
+            big_pages += int(page["inuse"])
             if verbose:
-                self.out(f"  bigblock {int(bb['pages']):#010x}: {int(bb['nr'])} pages "
-                         f"(order {int(bb['order'])})")
+                self.out(f"  large block {heap.page_address(page):#010x}: "
+                         f"{int(page['inuse'])} pages")
         large = big_pages + int(sym("slob_cache_pages")["counter"])
         self.out(f"SLOB large blocks: {large} pages ({large * PAGE_SIZE // 1024} kB)")
         self.out("# name                 objsize  align  inuse")
-        for c in list_entries(sym("slob_caches"), "struct kmem_cache", "list"):
-            self.out(f"{cstring(c['name']):<22s} {int(c['size']):7d} {int(c['align']):6d} "
-                     f"{int(c['inuse']['counter']):6d}")
+        for c in list_entries(sym("slab_caches"), "struct kmem_cache", "common.list"):
+            self.out(f"{cstring(c['common']['name']):<22s} {int(c['common']['object_size']):7d} "
+                     f"{int(c['common']['align']):6d} {int(c['inuse']):6d}")
 
 
 CPU_ONLINE_FALLBACK = 3         # enum cpu_state's CPU_ONLINE, if gdb cannot name it

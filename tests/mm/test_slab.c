@@ -557,10 +557,10 @@ static int on_chain(struct kmem_cache *c)
 	unsigned long flags;
 	int found = 0;
 
-	spin_lock_irqsave(&cache_chain_lock, flags);
-	list_for_each_entry(pos, &cache_chain, next)
+	spin_lock_irqsave(&slab_caches_lock, flags);
+	list_for_each_entry(pos, &slab_caches, common.list)
 		found |= pos == c;
-	spin_unlock_irqrestore(&cache_chain_lock, flags);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
 	return found;
 }
 
@@ -662,13 +662,13 @@ static void kmalloc_size_classes(struct ktest *t)
 	KTEST_EXPECT_NULL(t, kmem_find_general_cachep(kmalloc_max_size + 1));
 	p = kmalloc(kmalloc_max_size + 1, GFP_KERNEL);	/* past the largest class */
 	KTEST_ASSERT_NOT_NULL(t, p);
-	KTEST_EXPECT_TRUE(t, virt_to_page(p)->flags & PG_bigblock);
+	KTEST_EXPECT_TRUE(t, virt_to_page(p)->flags & PG_large);
 	KTEST_EXPECT_FALSE(t, virt_to_page(p)->flags & PG_slab);
 	KTEST_EXPECT_EQ(t, ksize(p), PAGE_SIZE << get_order(kmalloc_max_size + 1));
 	KTEST_EXPECT_EQ(t, large_block_pages,
 			before + (1UL << get_order(kmalloc_max_size + 1)));
 	kfree(p);
-	KTEST_EXPECT_FALSE(t, virt_to_page(p)->flags & PG_bigblock);
+	KTEST_EXPECT_FALSE(t, virt_to_page(p)->flags & PG_large);
 	KTEST_EXPECT_EQ(t, large_block_pages, before);
 }
 
@@ -869,8 +869,8 @@ static unsigned long objects_held(void)
 	unsigned long flags, held = 0;
 	struct kmem_cache *c;
 
-	spin_lock_irqsave(&cache_chain_lock, flags);
-	list_for_each_entry(c, &cache_chain, next) {
+	spin_lock_irqsave(&slab_caches_lock, flags);
+	list_for_each_entry(c, &slab_caches, common.list) {
 		struct slab_counts n;
 
 		spin_lock(&c->lock);
@@ -878,7 +878,7 @@ static unsigned long objects_held(void)
 		spin_unlock(&c->lock);
 		held += n.held;
 	}
-	spin_unlock_irqrestore(&cache_chain_lock, flags);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
 	return held;
 }
 

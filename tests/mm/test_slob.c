@@ -65,16 +65,16 @@ static void free_merges_neighbours(struct ktest *t)
 	KTEST_EXPECT_EQ(t, heap_pages(), base);
 }
 
-static int on_bigblock_list(const void *p)
+static int on_large_block_list(const void *p)
 {
-	const struct bigblock *bb;
+	const struct page *page;
 	unsigned long flags;
 	int found = 0;
 
-	spin_lock_irqsave(&slob_block_lock, flags);
-	list_for_each_entry(bb, &slob_bigblocks, list)
-		found |= bb->pages == p;
-	spin_unlock_irqrestore(&slob_block_lock, flags);
+	spin_lock_irqsave(&large_block_lock, flags);
+	list_for_each_entry(page, &large_blocks, lru)
+		found |= page_address(page) == p;
+	spin_unlock_irqrestore(&large_block_lock, flags);
 	return found;
 }
 
@@ -89,9 +89,9 @@ static void bigblocks_found_and_released(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, b);
 	KTEST_ASSERT_NOT_NULL(t, c);
 	KTEST_EXPECT_EQ(t, (uintptr_t)a % PAGE_SIZE, 0u);
-	KTEST_EXPECT_TRUE(t, on_bigblock_list(a));
-	KTEST_EXPECT_TRUE(t, on_bigblock_list(b));
-	KTEST_EXPECT_FALSE(t, on_bigblock_list(c));
+	KTEST_EXPECT_TRUE(t, on_large_block_list(a));
+	KTEST_EXPECT_TRUE(t, on_large_block_list(b));
+	KTEST_EXPECT_FALSE(t, on_large_block_list(c));
 	KTEST_EXPECT_EQ(t, ksize(a), PAGE_SIZE);
 	KTEST_EXPECT_EQ(t, ksize(b), 3 * PAGE_SIZE);	/* the pages it needs, not 4 */
 	KTEST_EXPECT_EQ(t, ksize(c), PAGE_SIZE - SLOB_UNIT);
@@ -99,8 +99,8 @@ static void bigblocks_found_and_released(struct ktest *t)
 	kfree(a);
 	kfree(b);
 	kfree(c);
-	KTEST_EXPECT_FALSE(t, on_bigblock_list(a));
-	KTEST_EXPECT_FALSE(t, on_bigblock_list(b));
+	KTEST_EXPECT_FALSE(t, on_large_block_list(a));
+	KTEST_EXPECT_FALSE(t, on_large_block_list(b));
 	kmem_reclaim();
 	KTEST_EXPECT_GE(t, nr_free_pages(), free_before);
 }

@@ -1,0 +1,137 @@
+/* slab_common.h - what SLAB and SLOB share (mm/slab_common.c), and what each
+ * gives it.  Not a public header: callers use <tiny/slab.h>.
+ *
+ * The allocator API's entry points are defined under "raw" names
+ * (__kmalloc, __kmem_cache_alloc, ...).  Without CONFIG_DEBUG_KMEM the
+ * public names of <tiny/slab.h> are those very functions: KMEM_PUBLIC()
+ * at the end of each file makes kmalloc an alias of __kmalloc, so the
+ * kernel has both symbols at one address.  With it, mm/kmem_debug.c
+ * defines the public names on top of the raw ones (red zones, poison,
+ * owners).  The allocators call the raw names among themselves.
+ */
+#ifndef MM_SLAB_COMMON_H
+#define MM_SLAB_COMMON_H
+
+#include <tiny/kconfig.h>
+#include <tiny/list.h>
+#include <tiny/mm.h>
+#include <tiny/slab.h>
+#include <tiny/spinlock.h>
+
+/* ---- the raw API ------------------------------------------------------------- */
+
+struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t align,
+				       unsigned long flags, kmem_cache_ctor_t ctor,
+				       kmem_cache_ctor_t dtor);
+int __kmem_cache_destroy(struct kmem_cache *cache);
+void *__kmem_cache_alloc(struct kmem_cache *cache, gfp_t flags);
+void __kmem_cache_free(struct kmem_cache *cache, void *obj);
+size_t __kmem_cache_size(struct kmem_cache *cache);
+const char *__kmem_cache_name(struct kmem_cache *cache);
+int __kmem_cache_shrink(struct kmem_cache *cache);
+void *__kmalloc(size_t size, gfp_t flags);
+void __kfree(const void *obj);
+size_t __ksize(const void *obj);
+unsigned long __kmem_reclaim(void);
+void __kmem_get_stats(struct kmem_stats *stats);
+
+/* KMEM_PUBLIC(kmalloc): the public name is the raw function, or (with the
+ * debugging layer) left to mm/kmem_debug.c. */
+#if IS_ENABLED(CONFIG_DEBUG_KMEM)
+#define KMEM_PUBLIC(name)
+#else
+#define KMEM_PUBLIC(name) \
+	extern __typeof__(__##name) name __attribute__((__alias__("__" #name)));
+#endif
+
+/* ---- caches ---------------------------------------------------------------------- */
+
+/* The part of every cache that slab_common.c keeps: each allocator's
+ * struct kmem_cache begins with it (checked with KMEM_CACHE_COMMON_FIRST). */
+struct kmem_cache_common {
+	const char *name;
+	size_t object_size;		/* the size asked for */
+	size_t align;			/* 0 or a power of two, as asked (or a cache line) */
+	unsigned long flags;		/* SLAB_*, and the allocator's own bits */
+	kmem_cache_ctor_t ctor, dtor;
+	struct list_head list;		/* on slab_caches while the cache is live */
+};
+
+#define KMEM_CACHE_COMMON_FIRST() \
+	BUILD_BUG_ON(__builtin_offsetof(struct kmem_cache, common) != 0)
+
+static inline struct kmem_cache_common *cache_common(const struct kmem_cache *c)
+{
+	return (struct kmem_cache_common *)c;
+}
+
+/* Every live cache, oldest first.  slab_caches_lock is taken with
+ * interrupts saved (SLAB's reaper walks the list from its timer). */
+extern struct list_head slab_caches;
+extern spinlock_t slab_caches_lock;
+
+/* Lists c (set up, not listed) unless a live cache has its name (then
+ * reports it and returns -1).  Takes slab_caches_lock. */
+int kmem_cache_register(struct kmem_cache *c);
+/* Is c a live cache (on slab_caches)?  O(caches).  Takes slab_caches_lock. */
+int kmem_cache_listed(const struct kmem_cache *c);
+
+/* What each allocator gives kmem_cache_create() and kmem_cache_destroy()
+ * (process context): */
+/* memory for a struct kmem_cache, zeroed; NULL if none */
+struct kmem_cache *cache_struct_alloc(void);
+void cache_struct_free(struct kmem_cache *c);
+/* sets up c, whose common part is filled in; 0, or -1 if it cannot (c is
+ * then freed by the caller, nothing else to undo) */
+int cache_open(struct kmem_cache *c);
+/* empties what can be emptied (SLAB: every CPU's magazine) and returns
+ * how many objects are still in use: 0 lets the destroy go on */
+unsigned long cache_in_use(struct kmem_cache *c);
+/* gives back everything c holds; c is unlisted and empty, and freed next */
+void cache_close(struct kmem_cache *c);
+
+/* ---- large blocks ----------------------------------------------------------------- */
+
+/* A kmalloc() block too large for the allocator's own blocks takes whole
+ * pages from the page allocator: only the pages it needs (the rest of the
+ * power-of-two block goes back at once, as Linux's alloc_pages_exact()).
+ * Its head page is marked PG_large, keeps the number of pages in
+ * page->inuse and is on large_blocks, so kfree() and ksize() find it in
+ * O(1) from the pointer.  Any context. */
+extern struct list_head large_blocks;		/* head pages, through page->lru */
+extern spinlock_t large_block_lock;		/* large_blocks, large_block_pages, PG_large */
+extern unsigned long large_block_pages;
+
+/* A large block of size bytes (zeroed with __GFP_ZERO); NULL if none. */
+void *kmalloc_large(size_t size, gfp_t flags);
+/* Frees obj (on page) if it is a large block: 0, else -1 (nothing done). */
+int kfree_large(const void *obj, struct page *page);
+/* Bytes of the large block obj (on page), or 0 if it is none. */
+size_t ksize_large(const void *obj, const struct page *page);
+/* Pages of large blocks now.  Takes large_block_lock. */
+unsigned long large_blocks_held(void);
+/* For the reports (slab_common_info.c): the large blocks and their pages;
+ * the list checked against the page flags and the counter, returning the
+ * problems found (each reported).  Take large_block_lock. */
+void large_blocks_count(unsigned long *blocks, unsigned long *pages);
+int large_blocks_validate(void);
+
+/* ---- reports -------------------------------------------------------------------- */
+
+/* Why a bad pointer was refused, for kmem_bad_free(): one text per case,
+ * the same in both allocators and the debugging layer (string literals:
+ * the linker keeps one copy). */
+#define KMEM_NOT_KMALLOC	"not a live kmalloc() block (freed already, never allocated, " \
+				"or not its start)"		/* to kfree()/ksize() */
+#define KMEM_NOT_CACHE_OBJECT	"not a live object of this cache (freed already, " \
+				"another cache's, or a kmalloc() block)"	/* kmem_cache_free() */
+#define KMEM_NOT_CACHE		"not a live cache (destroyed already?)"	/* a cache pointer */
+
+/* Does the allocator run a cache's constructor on every allocation (SLOB)
+ * rather than once per object as it enters the cache (SLAB)?  Then
+ * __GFP_ZERO on a cache with a constructor is honoured (zeroed, then
+ * constructed) instead of refused.  The debugging layer asks this rather
+ * than testing CONFIG_SLAB. */
+extern const int kmem_ctor_every_alloc;
+
+#endif /* MM_SLAB_COMMON_H */
