@@ -66,6 +66,8 @@
 #include "slab.h"
 
 const char kmem_allocator_name[] = "SLAB";
+/* every bad call of <tiny/slab.h> but one */
+const unsigned long kmem_checks = KMEM_CHECKS_ALL & ~KMEM_CHECK(DESTROYED_CACHE);
 const int kmem_ctor_every_alloc;		/* once per object, as it enters the cache */
 
 #define CACHE(x)	{ .cs_size = (x), .cs_name = "size-" #x }

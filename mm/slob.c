@@ -64,6 +64,8 @@
 #include "slob.h"
 
 const char kmem_allocator_name[] = "SLOB";
+/* every bad call of <tiny/slab.h> but one */
+const unsigned long kmem_checks = KMEM_CHECKS_ALL & ~KMEM_CHECK(WRONG_CACHE_SAME_SIZE);
 const int kmem_ctor_every_alloc = 1;
 
 DEFINE_SPINLOCK(slob_lock);		/* everything about the heap below */

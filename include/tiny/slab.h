@@ -150,6 +150,42 @@ void kmem_report(void);
  * inconsistency; returns their number (0 = consistent). */
 int kmem_validate(void);
 
+/*
+ * Bad calls, each a case of the table in docs/design.md.  Production
+ * code catches those it can without cost to its purpose (SLAB: no shared
+ * write on the fast path; SLOB: no bytes it cannot spare): reported through
+ * kmem_bad_free(), nothing changed.  The rest need per-object state and
+ * are caught by the debugging layer (CONFIG_DEBUG_KMEM, kmem_debug=); one
+ * the allocator does not catch corrupts its heap when the layer is off.
+ */
+enum kmem_bad_call {
+	KMEM_BAD_NOT_HEAP,		/* a pointer no allocator gave: stack, global, a page */
+	KMEM_BAD_INSIDE_KMALLOC,	/* kfree/ksize of a pointer inside a kmalloc() block */
+	KMEM_BAD_INSIDE_OBJECT,		/* kmem_cache_free of a pointer inside an object */
+	KMEM_BAD_DOUBLE_KFREE,		/* kfree of a block just freed */
+	KMEM_BAD_DOUBLE_CACHE_FREE,	/* kmem_cache_free of an object just freed */
+	KMEM_BAD_DOUBLE_FREE_LATER,	/* freed again after other objects were freed */
+	KMEM_BAD_WRONG_CACHE,		/* an object of another cache, of another size */
+	KMEM_BAD_WRONG_CACHE_SAME_SIZE,	/* an object of another cache of the same size */
+	KMEM_BAD_KMALLOC_TO_CACHE,	/* a kmalloc() block to kmem_cache_free */
+	KMEM_BAD_OBJECT_TO_KFREE,	/* a cache object to kfree or ksize */
+	KMEM_BAD_OWN_OBJECT,		/* the allocator's own (a cache struct) to kfree/ksize */
+	KMEM_BAD_FOREIGN_PAGE_TO_CACHE,	/* a large block or a page to a page-sized cache */
+	KMEM_BAD_DESTROYED_CACHE,	/* kmem_cache_alloc/free on a destroyed cache */
+	KMEM_BAD_CALLS
+};
+/* The bad calls the allocator built here catches by itself: a bit per
+ * kmem_bad_call (every other bad call of the API: a second destroy, a free
+ * of ZERO_SIZE_PTR to a cache, a large block freed twice, is caught by
+ * both). */
+extern const unsigned long kmem_checks;
+#define KMEM_CHECKS_ALL		((1UL << KMEM_BAD_CALLS) - 1)
+#define KMEM_CHECK(what)	(1UL << KMEM_BAD_##what)
+static inline int kmem_allocator_catches(enum kmem_bad_call what)
+{
+	return (kmem_checks >> what) & 1;
+}
+
 /* For the allocators (mm/util.c): reports an invalid kfree()/kmem_cache_free()
  * argument with the caller (%pS; the debugging layer's caller when the
  * layer passed the call on: kmem_debug_bad_free()), and counts it. */

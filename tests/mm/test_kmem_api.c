@@ -6,6 +6,12 @@
  * random stress, allocation from the timer interrupt, exhaustion and
  * recovery, and bad pointers.  Every case frees what it allocated, and
  * the allocator's validator runs after each one.
+ *
+ * Bad calls: each is made only if the allocator built here catches it
+ * by itself (kmem_allocator_catches(), the table in docs/design.md), and
+ * must then be reported once and change nothing.  One it does not catch
+ * would corrupt its heap: the case says so and leaves it out, and the
+ * kmem_debug suite shows the debugging layer catching it.
  */
 #include <tiny/kernel.h>
 #include <tiny/irqflags.h>
@@ -49,6 +55,44 @@ static int moved_intact(const void *p, size_t n, const void *old)
 			return 0;
 	return 1;
 }
+
+static const char *const bad_call_names[KMEM_BAD_CALLS] = {
+	[KMEM_BAD_NOT_HEAP] = "a pointer no allocator gave",
+	[KMEM_BAD_INSIDE_KMALLOC] = "a pointer inside a kmalloc() block",
+	[KMEM_BAD_INSIDE_OBJECT] = "a pointer inside a cache object",
+	[KMEM_BAD_DOUBLE_KFREE] = "a double kfree()",
+	[KMEM_BAD_DOUBLE_CACHE_FREE] = "a double kmem_cache_free()",
+	[KMEM_BAD_DOUBLE_FREE_LATER] = "a double free after other frees",
+	[KMEM_BAD_WRONG_CACHE] = "an object freed to a cache of another size",
+	[KMEM_BAD_WRONG_CACHE_SAME_SIZE] = "an object freed to another cache of its size",
+	[KMEM_BAD_KMALLOC_TO_CACHE] = "a kmalloc() block freed to a cache",
+	[KMEM_BAD_OBJECT_TO_KFREE] = "a cache object to kfree()/ksize()",
+	[KMEM_BAD_OWN_OBJECT] = "the allocator's own object to kfree()/ksize()",
+	[KMEM_BAD_FOREIGN_PAGE_TO_CACHE] = "a foreign page freed to a page-sized cache",
+	[KMEM_BAD_DESTROYED_CACHE] = "a destroyed cache used",
+};
+
+/* Is the bad call what caught by this allocator?  If so, declares the one
+ * report it must print; if not, says so (the case leaves it out). */
+static int bad_call(struct ktest *t, enum kmem_bad_call what)
+{
+	if (!kmem_allocator_catches(what)) {
+		ktest_info(t, "not tried: %s (%s does not catch it; kmem_debug does)",
+			   bad_call_names[what], kmem_allocator_name);
+		return 0;
+	}
+	ktest_expect_reports(t, 1);
+	return 1;
+}
+
+/* Makes the bad call "call" if the allocator catches "what"; adds 1 to
+ * *reported if it did. */
+#define BAD_CALL(t, what, reported, call) do {				\
+	if (bad_call(t, KMEM_BAD_##what)) {				\
+		call;							\
+		(*(reported))++;					\
+	}								\
+} while (0)
 
 static int kmem_api_init(struct ktest *t)
 {
@@ -677,7 +721,7 @@ static void exhaustion_and_recovery(struct ktest *t)
 
 static void bad_pointers_are_reported(struct ktest *t)
 {
-	unsigned long bad = kmem_bad_free_count;
+	unsigned long bad = kmem_bad_free_count, n = 0;
 	struct kmem_cache *c = kmem_cache_create("test_badptr", 64, 0, 0, NULL, NULL);
 	u8 stack_buf[32];
 	u8 *p = kmalloc(100, GFP_KERNEL), *q;
@@ -686,27 +730,27 @@ static void bad_pointers_are_reported(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, p);
 	KTEST_ASSERT_NOT_NULL(t, c);
 	fill(p, 100);
-	ktest_expect_reports(t, 6);			/* the six bad frees below */
-	kfree(stack_buf);				/* not heap memory */
-	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 1);
-	kfree(p + 8);					/* inside a block */
-	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 2);
+	BAD_CALL(t, NOT_HEAP, &n, kfree(stack_buf));
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + n);
+	BAD_CALL(t, INSIDE_KMALLOC, &n, kfree(p + 8));
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + n);
 	KTEST_EXPECT_TRUE(t, intact(p, 100));		/* nothing lost */
 	kfree(p);
-	kfree(p);					/* double free */
-	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 3);
-	q = kmalloc(3 * PAGE_SIZE, GFP_KERNEL);		/* a large block */
+	BAD_CALL(t, DOUBLE_KFREE, &n, kfree(p));
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + n);
+	q = kmalloc(3 * PAGE_SIZE, GFP_KERNEL);		/* a large block: both allocators */
 	KTEST_ASSERT_NOT_NULL(t, q);
+	ktest_expect_reports(t, 2);
 	kfree(q + PAGE_SIZE);
-	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 4);
 	kfree(q);
 	kfree(q);
-	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 5);
+	n += 2;
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + n);
 	obj = kmem_cache_alloc(c, GFP_KERNEL);
 	KTEST_ASSERT_NOT_NULL(t, obj);
 	kmem_cache_free(c, obj);
-	kmem_cache_free(c, obj);			/* double free into a cache */
-	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 6);
+	BAD_CALL(t, DOUBLE_CACHE_FREE, &n, kmem_cache_free(c, obj));
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + n);
 	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
 	p = kmalloc(100, GFP_KERNEL);			/* still works */
 	KTEST_EXPECT_NOT_NULL(t, p);
@@ -770,7 +814,7 @@ static void wrong_cache_frees_are_reported(struct ktest *t)
 {
 	struct kmem_cache *small = kmem_cache_create("test_small32", 32, 0, 0, NULL, NULL);
 	struct kmem_cache *large = kmem_cache_create("test_large96", 96, 0, 0, NULL, NULL);
-	unsigned long bad = kmem_bad_free_count;
+	unsigned long bad = kmem_bad_free_count, n = 0;
 	void *a[8], *b, *k, *fresh[16];
 	unsigned int i;
 
@@ -787,19 +831,18 @@ static void wrong_cache_frees_are_reported(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, k);
 	fill(b, 96);
 	fill(k, 32);
-	ktest_expect_reports(t, 6);			/* the six bad calls below */
-	kmem_cache_free(large, a[3]);		/* a 32-byte object as a 96-byte one */
-	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 1);
-	kmem_cache_free(small, b);		/* a 96-byte object as a 32-byte one */
-	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 2);
-	kmem_cache_free(small, k);		/* a kmalloc() block */
-	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 3);
-	kmem_cache_free(large, (u8 *)b + 32);	/* inside an object */
-	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 4);
-	kfree(a[5]);				/* a cache object */
-	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 5);
-	KTEST_EXPECT_EQ(t, ksize(a[5]), 0u);
-	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 6);
+	BAD_CALL(t, WRONG_CACHE, &n, kmem_cache_free(large, a[3]));	/* 32 bytes as 96 */
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + n);
+	BAD_CALL(t, WRONG_CACHE, &n, kmem_cache_free(small, b));	/* 96 bytes as 32 */
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + n);
+	BAD_CALL(t, KMALLOC_TO_CACHE, &n, kmem_cache_free(small, k));
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + n);
+	BAD_CALL(t, INSIDE_OBJECT, &n, kmem_cache_free(large, (u8 *)b + 32));
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + n);
+	BAD_CALL(t, OBJECT_TO_KFREE, &n, kfree(a[5]));
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + n);
+	BAD_CALL(t, OBJECT_TO_KFREE, &n, KTEST_EXPECT_EQ(t, ksize(a[5]), 0u));
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + n);
 	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
 	for (i = 0; i < ARRAY_SIZE(fresh); i++) {	/* must not land on live objects */
 		fresh[i] = kmem_cache_alloc(i % 2 ? large : small, GFP_KERNEL);
@@ -816,7 +859,7 @@ static void wrong_cache_frees_are_reported(struct ktest *t)
 		kmem_cache_free(small, a[i]);
 	kmem_cache_free(large, b);
 	kfree(k);
-	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 6);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + n);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(small), 0);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(large), 0);
 }
@@ -834,7 +877,7 @@ static void note_dtor(void *obj)
 static void page_sized_cache_refuses_foreign_pages(struct ktest *t)
 {
 	struct kmem_cache *c = kmem_cache_create("test_pages", PAGE_SIZE, 0, 0, NULL, note_dtor);
-	unsigned long bad = kmem_bad_free_count, page;
+	unsigned long bad = kmem_bad_free_count, n = 0, page;
 	struct kmem_stats before, after;
 	void *obj, *big;
 
@@ -849,13 +892,12 @@ static void page_sized_cache_refuses_foreign_pages(struct ktest *t)
 	dtor_runs = 0;
 	kmem_reclaim();		/* nothing spare left for a shrink timer to give back meanwhile */
 	kmem_get_stats(&before);
-	ktest_expect_reports(t, 3);			/* the three foreign frees below */
-	kmem_cache_free(c, big);
-	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 1);
-	kmem_cache_free(c, (void *)page);
-	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 2);
-	kmem_cache_free(c, (u8 *)obj + 64);
-	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 3);
+	BAD_CALL(t, FOREIGN_PAGE_TO_CACHE, &n, kmem_cache_free(c, big));
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + n);
+	BAD_CALL(t, FOREIGN_PAGE_TO_CACHE, &n, kmem_cache_free(c, (void *)page));
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + n);
+	BAD_CALL(t, INSIDE_OBJECT, &n, kmem_cache_free(c, (u8 *)obj + 64));
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + n);
 	kmem_get_stats(&after);
 	KTEST_EXPECT_EQ(t, dtor_runs, 0UL);
 	KTEST_EXPECT_EQ(t, after.slab_pages + after.large_pages,
@@ -865,7 +907,7 @@ static void page_sized_cache_refuses_foreign_pages(struct ktest *t)
 	kfree(big);
 	free_page(page);
 	kmem_cache_free(c, obj);
-	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 3);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + n);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 	KTEST_EXPECT_GE(t, dtor_runs, 1UL);
 }
@@ -877,7 +919,7 @@ static void page_sized_cache_refuses_foreign_pages(struct ktest *t)
 static void kfree_reads_no_header_it_cannot_trust(struct ktest *t)
 {
 	struct kmem_cache *c = kmem_cache_create("test_pagestart", 64, PAGE_SIZE, 0, NULL, NULL);
-	unsigned long bad = kmem_bad_free_count, page = __get_free_page(GFP_KERNEL);
+	unsigned long bad = kmem_bad_free_count, n = 0, page = __get_free_page(GFP_KERNEL);
 	void *obj;
 
 	KTEST_ASSERT_NOT_NULL(t, c);
@@ -885,12 +927,11 @@ static void kfree_reads_no_header_it_cannot_trust(struct ktest *t)
 	obj = kmem_cache_alloc(c, GFP_KERNEL);
 	KTEST_ASSERT_NOT_NULL(t, obj);
 	KTEST_EXPECT_EQ(t, (uintptr_t)obj % PAGE_SIZE, 0u);
-	ktest_expect_reports(t, 4);			/* ksize() and kfree() of each */
-	KTEST_EXPECT_EQ(t, ksize(obj), 0u);
-	kfree(obj);
-	KTEST_EXPECT_EQ(t, ksize((void *)page), 0u);
-	kfree((void *)page);
-	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 4);
+	BAD_CALL(t, OBJECT_TO_KFREE, &n, KTEST_EXPECT_EQ(t, ksize(obj), 0u));
+	BAD_CALL(t, OBJECT_TO_KFREE, &n, kfree(obj));
+	BAD_CALL(t, NOT_HEAP, &n, KTEST_EXPECT_EQ(t, ksize((void *)page), 0u));
+	BAD_CALL(t, NOT_HEAP, &n, kfree((void *)page));
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + n);
 	kmem_cache_free(c, obj);
 	free_page(page);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
@@ -1075,7 +1116,7 @@ static void tiny_cache_objects(struct ktest *t)
 	struct kmem_cache *c[8];
 	static const char *const names[8] = { "test_tiny1", "test_tiny2", "test_tiny3",
 		"test_tiny4", "test_tiny5", "test_tiny6", "test_tiny7", "test_tiny8" };
-	unsigned long bad = kmem_bad_free_count;
+	unsigned long bad = kmem_bad_free_count, n = 0;
 	u8 *obj[8][16];
 	unsigned int i, j;
 
@@ -1088,9 +1129,8 @@ static void tiny_cache_objects(struct ktest *t)
 			memset(obj[i][j], (int)(i * 16 + j), i + 1);
 		}
 	}
-	ktest_expect_reports(t, 1);			/* kfree() of a cache object */
-	kfree(obj[3][5]);
-	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 1);
+	BAD_CALL(t, OBJECT_TO_KFREE, &n, kfree(obj[3][5]));
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + n);
 	for (i = 0; i < 8; i++)
 		for (j = 0; j < 16; j++)
 			KTEST_EXPECT_NULL(t, memchr_inv(obj[i][j], (int)(i * 16 + j), i + 1));
@@ -1129,19 +1169,47 @@ static void cache_alignment_above_a_page(struct ktest *t)
 	}
 }
 
+/* A block freed again after other frees, and an object freed to another
+ * cache of its own size: reported where the allocator catches them. */
+static void later_double_free_and_same_size_cache(struct ktest *t)
+{
+	struct kmem_cache *x = kmem_cache_create("test_same_x", 64, 0, 0, NULL, NULL);
+	struct kmem_cache *y = kmem_cache_create("test_same_y", 64, 0, 0, NULL, NULL);
+	unsigned long bad = kmem_bad_free_count, n = 0;
+	void *a = kmalloc(40, GFP_KERNEL), *b = kmalloc(40, GFP_KERNEL), *o;
+
+	KTEST_ASSERT_NOT_NULL(t, x);
+	KTEST_ASSERT_NOT_NULL(t, y);
+	KTEST_ASSERT_NOT_NULL(t, a);
+	KTEST_ASSERT_NOT_NULL(t, b);
+	kfree(a);
+	kfree(b);
+	BAD_CALL(t, DOUBLE_FREE_LATER, &n, kfree(a));
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + n);
+	o = kmem_cache_alloc(x, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, o);
+	fill(o, 64);
+	BAD_CALL(t, WRONG_CACHE_SAME_SIZE, &n, kmem_cache_free(y, o));
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + n);
+	KTEST_EXPECT_TRUE(t, intact(o, 64));
+	kmem_cache_free(x, o);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(x), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(y), 0);
+}
+
 /* A cache belongs to the allocator, whatever memory it lives in: kfree()
  * of one is reported and changes nothing; the cache goes on working. */
 static void kfree_of_a_cache_is_refused(struct ktest *t)
 {
 	struct kmem_cache *c = kmem_cache_create("test_kfree_cache", 48, 0, 0, NULL, NULL);
-	unsigned long bad = kmem_bad_free_count;
+	unsigned long bad = kmem_bad_free_count, n = 0;
 	void *p;
 
 	KTEST_ASSERT_NOT_NULL(t, c);
-	ktest_expect_reports(t, 2);			/* kfree() and ksize() of the cache */
-	kfree(c);
-	KTEST_ASSERT_EQ(t, kmem_bad_free_count, bad + 1);	/* accepted: stop here */
-	KTEST_EXPECT_EQ(t, ksize(c), 0u);
+	BAD_CALL(t, OWN_OBJECT, &n, kfree(c));
+	KTEST_ASSERT_EQ(t, kmem_bad_free_count, bad + n);	/* accepted: stop here */
+	BAD_CALL(t, OWN_OBJECT, &n, KTEST_EXPECT_EQ(t, ksize(c), 0u));
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + n);
 	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
 	p = kmem_cache_alloc(c, GFP_KERNEL);
 	KTEST_EXPECT_NOT_NULL(t, p);
@@ -1185,6 +1253,7 @@ static const struct ktest_case kmem_api_cases[] = {
 	KTEST_CASE(tiny_cache_objects),
 	KTEST_CASE(cache_alignment_above_a_page),
 	KTEST_CASE(kfree_of_a_cache_is_refused),
+	KTEST_CASE(later_double_free_and_same_size_cache),
 	{}
 };
 
