@@ -224,15 +224,25 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	return page;
 }
 
-void page_update_flags(struct page *page, unsigned long nr, unsigned int set,
-		       unsigned int clear)
+#ifdef __OPTIMIZE_SIZE__
+struct page *virt_to_page(const void *addr)
+{
+	return __virt_to_page(addr);
+}
+#endif
+
+unsigned int page_update_flags(struct page *page, unsigned long nr, unsigned int set,
+			       unsigned int clear)
 {
 	unsigned long flags, i;
+	unsigned int old;
 
 	spin_lock_irqsave(&zone_lock, flags);
+	old = page->flags;
 	for (i = 0; i < nr; i++)
 		page[i].flags = (page[i].flags & ~clear) | set;
 	spin_unlock_irqrestore(&zone_lock, flags);
+	return old;
 }
 
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order)

@@ -1372,9 +1372,7 @@ void __kmem_get_stats(struct kmem_stats *st)
 	/* the caches' structs, array caches and off-slab descriptors are held
 	 * objects too, but the allocator's own */
 	st->bytes_used = held_bytes - (unsigned long)atomic_long_read(&slab_internal_bytes);
-	spin_lock_irqsave(&large_block_lock, save);
-	st->large_pages = large_block_pages;
-	spin_unlock_irqrestore(&large_block_lock, save);
+	st->large_pages = (unsigned long)atomic_long_read(&large_block_pages);
 }
 
 KMEM_PUBLIC(kmalloc)

@@ -12,6 +12,7 @@
 #ifndef MM_SLAB_COMMON_H
 #define MM_SLAB_COMMON_H
 
+#include <tiny/atomic.h>
 #include <tiny/kconfig.h>
 #include <tiny/list.h>
 #include <tiny/mm.h>
@@ -92,15 +93,11 @@ void cache_close(struct kmem_cache *c);
 
 /* ---- large blocks ----------------------------------------------------------------- */
 
-/* A kmalloc() block too large for the allocator's own blocks takes whole
- * pages from the page allocator: only the pages it needs (the rest of the
- * power-of-two block goes back at once, as Linux's alloc_pages_exact()).
- * Its head page is marked PG_large, keeps the number of pages in
- * page->inuse and is on large_blocks, so kfree() and ksize() find it in
- * O(1) from the pointer.  Any context. */
-extern struct list_head large_blocks;		/* head pages, through page->lru */
-extern spinlock_t large_block_lock;		/* large_blocks, large_block_pages, PG_large */
-extern unsigned long large_block_pages;
+/* A kmalloc() block too large for the allocator's own blocks is whole
+ * pages from the page allocator, only those it needs; its head page is
+ * marked PG_large and keeps the number of pages in page->inuse, so kfree()
+ * and ksize() find it in O(1) from the pointer.  Any context. */
+extern atomic_long_t large_block_pages;		/* pages of large blocks now */
 
 /* A large block of size bytes (zeroed with __GFP_ZERO); NULL if none. */
 void *kmalloc_large(size_t size, gfp_t flags);
@@ -108,11 +105,9 @@ void *kmalloc_large(size_t size, gfp_t flags);
 int kfree_large(const void *obj, struct page *page);
 /* Bytes of the large block obj (on page), or 0 if it is none. */
 size_t ksize_large(const void *obj, const struct page *page);
-/* Pages of large blocks now.  Takes large_block_lock. */
-unsigned long large_blocks_held(void);
-/* For the reports (slab_common_info.c): the large blocks and their pages;
- * the list checked against the page flags and the counter, returning the
- * problems found (each reported).  Take large_block_lock. */
+/* For the reports (slab_common_info.c): the large blocks and their pages,
+ * found in mem_map; the problems found checking them against the counter
+ * (each reported). */
 void large_blocks_count(unsigned long *blocks, unsigned long *pages);
 int large_blocks_validate(void);
 
@@ -121,11 +116,9 @@ int large_blocks_validate(void);
 /* Why a bad pointer was refused, for kmem_bad_free(): one text per case,
  * the same in both allocators and the debugging layer (string literals:
  * the linker keeps one copy). */
-#define KMEM_NOT_KMALLOC	"not a live kmalloc() block (freed already, never allocated, " \
-				"or not its start)"		/* to kfree()/ksize() */
-#define KMEM_NOT_CACHE_OBJECT	"not a live object of this cache (freed already, " \
-				"another cache's, or a kmalloc() block)"	/* kmem_cache_free() */
-#define KMEM_NOT_CACHE		"not a live cache (destroyed already?)"	/* a cache pointer */
+#define KMEM_NOT_KMALLOC	"not a live kmalloc() block"		/* kfree(), ksize() */
+#define KMEM_NOT_CACHE_OBJECT	"not a live object of this cache"	/* kmem_cache_free() */
+#define KMEM_NOT_CACHE		"not a live cache"			/* a cache pointer */
 
 /* Does the allocator run a cache's constructor on every allocation (SLOB)
  * rather than once per object as it enters the cache (SLAB)?  Then

@@ -99,9 +99,7 @@ void slab_get_breakdown(struct slab_breakdown *b)
 	spin_unlock_irqrestore(&slab_caches_lock, save);
 	b->internal = slab_internal_bytes_now();
 	b->callers -= b->internal;
-	spin_lock_irqsave(&large_block_lock, save);
-	pages = large_block_pages;
-	spin_unlock_irqrestore(&large_block_lock, save);
+	pages = (unsigned long)atomic_long_read(&large_block_pages);
 	b->large_bytes = (unsigned long long)pages * PAGE_SIZE;
 	b->held += b->large_bytes;
 }

@@ -99,13 +99,20 @@ extern struct page *mem_map;
 extern unsigned long first_pfn, end_pfn;
 
 /* struct page of a managed address, or NULL for an address outside mem_map.
- * Inline: the object allocators' frees call it on every pointer. */
-static inline struct page *virt_to_page(const void *addr)
+ * Inline where the build optimises for speed (the object allocators'
+ * frees call it on every pointer); where it optimises for size (-Os, the
+ * kernel) one copy in mm/page_alloc.c serves every caller. */
+static inline struct page *__virt_to_page(const void *addr)
 {
 	unsigned long pfn = (unsigned long)(uintptr_t)addr >> PAGE_SHIFT;
 
 	return mem_map && pfn >= first_pfn && pfn < end_pfn ? &mem_map[pfn - first_pfn] : NULL;
 }
+#ifdef __OPTIMIZE_SIZE__
+struct page *virt_to_page(const void *addr);
+#else
+#define virt_to_page(addr)	__virt_to_page(addr)
+#endif
 
 /* struct page of an address the caller knows is managed (a page it was
  * given): virt_to_page() without the range check. */
@@ -116,10 +123,12 @@ static inline struct page *managed_virt_to_page(const void *addr)
 
 void *page_address(const struct page *page);
 /* Sets then clears flag bits (PG_slab, PG_large) on nr struct pages from
- * page, under the page allocator's lock, which owns every page's flags.
- * Any context; takes zone_lock with interrupts saved. */
-void page_update_flags(struct page *page, unsigned long nr, unsigned int set,
-		       unsigned int clear);
+ * page, under the page allocator's lock, which owns every page's flags;
+ * returns the first page's flags as they were (so that clearing a flag
+ * also claims it: of two CPUs clearing it, one sees it set).  Any
+ * context; takes zone_lock with interrupts saved. */
+unsigned int page_update_flags(struct page *page, unsigned long nr, unsigned int set,
+			       unsigned int clear);
 
 /* Smallest order whose block holds size bytes (size 0 gives order 0). */
 static inline unsigned int get_order(unsigned long size)

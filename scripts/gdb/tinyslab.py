@@ -44,17 +44,28 @@ def has_symbol(name):
         gdb.lookup_static_symbol(name) is not None
 
 
+def _member(t, name):
+    """(offset, type) of the member name of struct type t, looking into
+    anonymous unions and structs; None if it has none."""
+    for f in t.strip_typedefs().fields():
+        if f.name == name:
+            return f.bitpos // 8, f.type
+        if f.name is None:
+            inner = _member(f.type, name)
+            if inner:
+                return f.bitpos // 8 + inner[0], inner[1]
+    return None
+
+
 def field_offset(type_name, member):
     """Byte offset of member (a dotted path such as "common.list") in type_name."""
     t, offset = gdb.lookup_type(type_name), 0
     for part in member.split("."):
-        for f in t.strip_typedefs().fields():
-            if f.name == part:
-                offset += f.bitpos // 8
-                t = f.type
-                break
-        else:
+        found = _member(t, part)
+        if not found:
             raise HelperError(f"{type_name} has no member {member}")
+        offset += found[0]
+        t = found[1]
     return offset
 
 
@@ -168,10 +179,10 @@ class Slabinfo(Command):
     def run(self, arg):
         if has_symbol("cache_cache"):
             self.slab()
-        elif has_symbol("slob_free_lists"):
+        elif has_symbol("slob_lock"):
             self.slob(arg.strip() == "-v")
         else:
-            raise HelperError("neither SLAB's cache_cache nor SLOB's slob_free_lists is here")
+            raise HelperError("neither SLAB's cache_cache nor SLOB's slob_lock is here")
 
     # SLAB: the counts come from walking the slabs, not from the cache's counters.
     def slab_counts(self, c):
@@ -208,39 +219,56 @@ class Slabinfo(Command):
                      f"tunables {int(c['limit']):4d} {int(c['batchcount']):4d} {0:4d} : "
                      f"slabdata {num_slabs - free_slabs:6d} {num_slabs:6d} {0:6d}"
                      f" : cpu avail/limit{self.magazines(c)}")
-        blocks = list_length(sym("large_blocks"))
-        pages = int(sym("large_block_pages"))
+        blocks, pages = large_blocks()
         self.out(f"# large kmalloc blocks: {blocks} blocks, {pages} pages "
                  f"({pages * PAGE_SIZE // 1024} kB)")
 
-    # SLOB: the free lists, the heap pages (by their start maps), the
-    # bigblock list and the cache list are walked; only the page counters
-    # (slob_heap_pages, slob_map_pages) are checked against walks, and the
-    # page-sized cache objects, which no list holds, come from their counter.
+    # SLOB: the heap walked (the first-fit heap's page lists and each page's
+    # free list, or the segregated heap's class lists and start maps), the
+    # large blocks found in mem_map by their head pages, the cache list; only
+    # the counters of what no walk can see (the allocator's own blocks in the
+    # first-fit heap) are read as they are.
     def slob(self, verbose):
-        heap = SlobHeap()
-        blocks, free, largest = heap.walk_free_lists(verbose and self.out)
-        pages, free_units, internal_units = heap.walk_pages()
-        heap_pages, map_pages = int(sym("slob_heap_pages")), int(sym("slob_map_pages"))
+        heap = SlobFastHeap() if has_symbol("slob_free_lists") else SlobSmallHeap()
+        say = verbose and self.out
+        line, pages, free_units, internal_units = heap.report(say)
+        heap_pages = int(sym("slob_heap_pages"))
         if pages != heap_pages:
             self.out(f"ts-slabinfo: MISMATCH {pages} heap pages listed, "
                      f"slob_heap_pages says {heap_pages}")
+        self.out(line)
         in_use = pages * PAGE_SIZE - (free_units + internal_units) * heap.unit
-        self.out(f"SLOB heap: {pages} pages ({pages * PAGE_SIZE // 1024} kB) and "
-                 f"{map_pages} of start maps, {in_use} bytes in use, {free} bytes free in "
-                 f"{blocks} listed blocks (largest {largest})")
-        big_pages = 0
-        for page in list_entries(sym("large_blocks"), "struct page", "lru"):
-            big_pages += int(page["inuse"])
-            if verbose:
-                self.out(f"  large block {heap.page_address(page):#010x}: "
-                         f"{int(page['inuse'])} pages")
-        large = big_pages + int(sym("slob_cache_pages")["counter"])
-        self.out(f"SLOB large blocks: {large} pages ({large * PAGE_SIZE // 1024} kB)")
+        large = large_blocks(say)[1]
+        self.out(f"SLOB: {in_use} bytes in use, large blocks {large} pages "
+                 f"({large * PAGE_SIZE // 1024} kB)")
         self.out("# name                 objsize  align  inuse")
         for c in list_entries(sym("slab_caches"), "struct kmem_cache", "common.list"):
             self.out(f"{cstring(c['common']['name']):<22s} {int(c['common']['object_size']):7d} "
                      f"{int(c['common']['align']):6d} {int(c['inuse']):6d}")
+
+
+PG_LARGE = 0x10                 # PG_large in <tiny/mm.h>
+
+
+def large_blocks(say=None):
+    """The large kmalloc() blocks and their pages: every head page marked
+    PG_large in mem_map, read in one piece."""
+    mem_map, first, end = sym("mem_map"), int(sym("first_pfn")), int(sym("end_pfn"))
+    page_t = gdb.lookup_type("struct page")
+    size, flags_at = page_t.sizeof, field_offset("struct page", "flags")
+    inuse_at = field_offset("struct page", "inuse")
+    word = gdb.lookup_type("unsigned long").sizeof
+    raw = bytes(gdb.selected_inferior().read_memory(int(mem_map), (end - first) * size))
+    blocks = pages = 0
+    for pfn in range(first, end):
+        at = (pfn - first) * size
+        if int.from_bytes(raw[at + flags_at:at + flags_at + 4], "little") & PG_LARGE:
+            n = int.from_bytes(raw[at + inuse_at:at + inuse_at + word], "little")
+            blocks += 1
+            pages += n
+            if say:
+                say(f"  large block {pfn * PAGE_SIZE:#010x}: {n} pages")
+    return blocks, pages
 
 
 CPU_ONLINE_FALLBACK = 3         # enum cpu_state's CPU_ONLINE, if gdb cannot name it
@@ -258,9 +286,10 @@ def online_cpus():
     return [i for i in range(lo, hi + 1) if int(cpus[i]["state"]) == online]
 
 
-class SlobHeap:
-    """SLOB's heap as slob.h lays it out: slob_t units, a start map per
-    heap page (page->slab), free blocks on slob_free_lists[] by class."""
+class SlobFastHeap:
+    """SLOB's segregated heap as slob_fast.h lays it out: slob_t units, a
+    start map per heap page (page->slab), free blocks on slob_free_lists[]
+    by class."""
 
     TAG_INTERNAL = 0x1e7e2a11   # SLOB_TAG_INTERNAL: the allocator's own blocks
 
@@ -294,6 +323,16 @@ class SlobHeap:
     def page_address(self, page):
         return (int(page.address) - int(self.mem_map)) // page.type.sizeof * PAGE_SIZE + \
             self.first_pfn * PAGE_SIZE
+
+    def report(self, say=None):
+        """slob_heap_report()'s line, the heap pages, free units and internal units."""
+        blocks, free, largest = self.walk_free_lists(say)
+        pages, free_units, internal_units = self.walk_pages()
+        maps = int(sym("slob_heap_meta_pages"))
+        line = (f"SLOB heap (segregated): {pages} pages ({pages * PAGE_SIZE // 1024} kB) and "
+                f"{maps} of start maps, {free} bytes free in {blocks} listed blocks "
+                f"(largest {largest})")
+        return line, pages, free_units, internal_units
 
     def walk_pages(self):
         """Every heap page parsed by its start map: (pages, units in free
@@ -351,6 +390,47 @@ class SlobHeap:
             elif next_at(start) == (base + start * self.unit) ^ self.TAG_INTERNAL:
                 internal += units_at(start)
         return free, internal
+
+
+class SlobSmallHeap:
+    """SLOB's first-fit heap as slob_heap.c lays it out: heap pages on
+    slob_lists[] by their free units and on slob_full, each with its free
+    blocks from page->slab in address order."""
+
+    def __init__(self):
+        self.unit = gdb.lookup_type("slob_t").sizeof
+        self.mem_map, self.first_pfn = sym("mem_map"), int(sym("first_pfn"))
+
+    def page_address(self, page):
+        return (int(page.address) - int(self.mem_map)) // page.type.sizeof * PAGE_SIZE + \
+            self.first_pfn * PAGE_SIZE
+
+    def report(self, say=None):
+        lists = sym("slob_lists")
+        lo, hi = lists.type.range()
+        heads = [sym("slob_full")] + [lists[k] for k in range(lo, hi + 1)]
+        pages = partial = blocks = free_units = largest = 0
+        for head in heads:
+            for page in list_entries(head, "struct page", "lru"):
+                pages += 1
+                b, n = page["slab"].cast(gdb.lookup_type("slob_t").pointer()), 0
+                partial += int(b) != 0
+                while int(b):
+                    n += 1
+                    if n > PAGE_SIZE:
+                        raise HelperError(f"heap page {self.page_address(page):#x}: "
+                                          "free list corrupt")
+                    units = int(b["units"])
+                    free_units += units
+                    largest = max(largest, units)
+                    if say:
+                        say(f"  free block {int(b):#010x}: {units * self.unit} bytes")
+                    b = b["next"]
+                blocks += n
+        line = (f"SLOB heap (first-fit): {pages} pages ({pages * PAGE_SIZE // 1024} kB), "
+                f"{free_units * self.unit} bytes free in {blocks} blocks on {partial} pages "
+                f"(largest {largest * self.unit})")
+        return line, pages, free_units, int(sym("slob_internal_units"))
 
 
 class Cpus(Command):

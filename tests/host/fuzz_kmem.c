@@ -1008,8 +1008,9 @@ static int pick_wrong_cache(unsigned int slot, unsigned int k, struct bad_ptr *b
 	o = live_slot(slot, in_other_cache, &ck);
 	if (!o)
 		return 0;
-	/* SLOB cannot tell objects of the same size in units apart (README) */
-	if (IS_ENABLED(CONFIG_SLOB) && slob_units(caches[o->cache].size) == slob_units(caches[ck].size))
+	/* objects of the same size in SLOB's units are KMEM_BAD_WRONG_CACHE_SAME_SIZE,
+	 * another case: left out here */
+	if (slob_units(caches[o->cache].size) == slob_units(caches[ck].size))
 		return 0;
 	b->ptr = o->p;
 	b->cache = c;
@@ -1017,48 +1018,46 @@ static int pick_wrong_cache(unsigned int slot, unsigned int k, struct bad_ptr *b
 }
 
 /*
- * The bad pointers, and which allocator must catch each (slab, slob
- * columns).  A 0 would mark a known gap, skipped on that allocator
- * (FUZZ_KMEM_KNOWN_GAPS=1 in the environment runs it anyway); today both
- * catch every kind.  SLOB's one documented limit, a free to another cache
- * whose objects have the same size in units, is left out by
- * pick_wrong_cache().
+ * The bad pointers, each a case of <tiny/slab.h>'s enum kmem_bad_call: run
+ * where the allocator built catches that case by itself
+ * (kmem_allocator_catches()); FUZZ_KMEM_KNOWN_GAPS=1 in the environment runs
+ * the others too, which corrupt the heap.
  */
 static const struct bad_case {
 	const char *name;
 	enum bad_call call;
 	bad_pick_t pick;
-	unsigned char slab, slob;
+	enum kmem_bad_call what;
 } bad_cases[] = {
-	{ "kfree: inside a live block",			BAD_KFREE, pick_kmalloc_inside, 1, 1 },
-	{ "kfree: just past a live block",		BAD_KFREE, pick_kmalloc_end, 1, 1 },
-	{ "kfree: a freed block (double free)",		BAD_KFREE, pick_kmalloc_freed, 1, 1 },
-	{ "kfree: a stack address",			BAD_KFREE, pick_stack, 1, 1 },
-	{ "kfree: a global",				BAD_KFREE, pick_global, 1, 1 },
-	{ "kfree: a page start in the heap",		BAD_KFREE, pick_page_start, 1, 1 },
-	{ "kfree: a cache object",			BAD_KFREE, pick_cache_object, 1, 1 },
-	{ "ksize: inside a live block",			BAD_KSIZE, pick_kmalloc_inside, 1, 1 },
-	{ "ksize: just past a live block",		BAD_KSIZE, pick_kmalloc_end, 1, 1 },
-	{ "ksize: a freed block",			BAD_KSIZE, pick_kmalloc_freed, 1, 1 },
-	{ "ksize: a stack address",			BAD_KSIZE, pick_stack, 1, 1 },
-	{ "ksize: a global",				BAD_KSIZE, pick_global, 1, 1 },
-	{ "ksize: a page start in the heap",		BAD_KSIZE, pick_page_start, 1, 1 },
-	{ "ksize: a cache object",			BAD_KSIZE, pick_cache_object, 1, 1 },
-	{ "kmem_cache_free: inside a live object",	BAD_CACHE_FREE, pick_cache_inside, 1, 1 },
-	{ "kmem_cache_free: just past a live object",	BAD_CACHE_FREE, pick_cache_end, 1, 1 },
-	{ "kmem_cache_free: a freed object (double free)", BAD_CACHE_FREE, pick_cache_freed, 1, 1 },
-	{ "kmem_cache_free: a stack address",		BAD_CACHE_FREE, pick_stack, 1, 1 },
-	{ "kmem_cache_free: a global",			BAD_CACHE_FREE, pick_global, 1, 1 },
-	{ "kmem_cache_free: a page start in the heap",	BAD_CACHE_FREE, pick_page_start, 1, 1 },
-	{ "kmem_cache_free: a kmalloc() block",		BAD_CACHE_FREE, pick_kmalloc_object, 1, 1 },
-	{ "kmem_cache_free: another cache's object",	BAD_CACHE_FREE, pick_wrong_cache, 1, 1 },
+	{ "kfree: inside a live block",			BAD_KFREE, pick_kmalloc_inside, KMEM_BAD_INSIDE_KMALLOC },
+	{ "kfree: just past a live block",		BAD_KFREE, pick_kmalloc_end, KMEM_BAD_INSIDE_KMALLOC },
+	{ "kfree: a freed block (double free)",		BAD_KFREE, pick_kmalloc_freed, KMEM_BAD_DOUBLE_KFREE },
+	{ "kfree: a stack address",			BAD_KFREE, pick_stack, KMEM_BAD_NOT_HEAP },
+	{ "kfree: a global",				BAD_KFREE, pick_global, KMEM_BAD_NOT_HEAP },
+	{ "kfree: a page start in the heap",		BAD_KFREE, pick_page_start, KMEM_BAD_INSIDE_KMALLOC },
+	{ "kfree: a cache object",			BAD_KFREE, pick_cache_object, KMEM_BAD_OBJECT_TO_KFREE },
+	{ "ksize: inside a live block",			BAD_KSIZE, pick_kmalloc_inside, KMEM_BAD_INSIDE_KMALLOC },
+	{ "ksize: just past a live block",		BAD_KSIZE, pick_kmalloc_end, KMEM_BAD_INSIDE_KMALLOC },
+	{ "ksize: a freed block",			BAD_KSIZE, pick_kmalloc_freed, KMEM_BAD_DOUBLE_KFREE },
+	{ "ksize: a stack address",			BAD_KSIZE, pick_stack, KMEM_BAD_NOT_HEAP },
+	{ "ksize: a global",				BAD_KSIZE, pick_global, KMEM_BAD_NOT_HEAP },
+	{ "ksize: a page start in the heap",		BAD_KSIZE, pick_page_start, KMEM_BAD_INSIDE_KMALLOC },
+	{ "ksize: a cache object",			BAD_KSIZE, pick_cache_object, KMEM_BAD_OBJECT_TO_KFREE },
+	{ "kmem_cache_free: inside a live object",	BAD_CACHE_FREE, pick_cache_inside, KMEM_BAD_INSIDE_OBJECT },
+	{ "kmem_cache_free: just past a live object",	BAD_CACHE_FREE, pick_cache_end, KMEM_BAD_INSIDE_OBJECT },
+	{ "kmem_cache_free: a freed object (double free)", BAD_CACHE_FREE, pick_cache_freed, KMEM_BAD_DOUBLE_CACHE_FREE },
+	{ "kmem_cache_free: a stack address",		BAD_CACHE_FREE, pick_stack, KMEM_BAD_NOT_HEAP },
+	{ "kmem_cache_free: a global",			BAD_CACHE_FREE, pick_global, KMEM_BAD_NOT_HEAP },
+	{ "kmem_cache_free: a page start in the heap",	BAD_CACHE_FREE, pick_page_start, KMEM_BAD_INSIDE_OBJECT },
+	{ "kmem_cache_free: a kmalloc() block",		BAD_CACHE_FREE, pick_kmalloc_object, KMEM_BAD_KMALLOC_TO_CACHE },
+	{ "kmem_cache_free: another cache's object",	BAD_CACHE_FREE, pick_wrong_cache, KMEM_BAD_WRONG_CACHE },
 };
 BUILD_BUG_ON(ARRAY_SIZE(bad_cases) > ARRAY_SIZE(counts.bad));
 static int run_known_gaps;
 
 static int bad_case_enabled(const struct bad_case *bc)
 {
-	return run_known_gaps || (IS_ENABLED(CONFIG_SLAB) ? bc->slab : bc->slob);
+	return run_known_gaps || kmem_allocator_catches(bc->what);
 }
 
 /* What a bad call may not change. */

@@ -1197,6 +1197,25 @@ static void later_double_free_and_same_size_cache(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(y), 0);
 }
 
+/* kmem_cache_alloc() and kmem_cache_free() on a destroyed cache: refused
+ * and reported where the allocator catches it, not served from the freed
+ * cache struct. */
+static void destroyed_cache_is_refused(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_gone", 48, 0, 0, NULL, NULL);
+	unsigned long bad = kmem_bad_free_count, n = 0;
+	void *p;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	p = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	kmem_cache_free(c, p);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	BAD_CALL(t, DESTROYED_CACHE, &n, KTEST_EXPECT_NULL(t, kmem_cache_alloc(c, GFP_KERNEL)));
+	BAD_CALL(t, DESTROYED_CACHE, &n, kmem_cache_free(c, p));
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + n);
+}
+
 /* A cache belongs to the allocator, whatever memory it lives in: kfree()
  * of one is reported and changes nothing; the cache goes on working. */
 static void kfree_of_a_cache_is_refused(struct ktest *t)
@@ -1254,6 +1273,7 @@ static const struct ktest_case kmem_api_cases[] = {
 	KTEST_CASE(cache_alignment_above_a_page),
 	KTEST_CASE(kfree_of_a_cache_is_refused),
 	KTEST_CASE(later_double_free_and_same_size_cache),
+	KTEST_CASE(destroyed_cache_is_refused),
 	{}
 };
 

@@ -629,7 +629,7 @@ static void kmalloc_size_classes(struct ktest *t)
 					1345, 2049, PAGE_SIZE };
 	static const size_t got[] = { 8, 24, 32, 40, 48, 64, 96, 128, 160, 192, 224, 256, 1024,
 				      2048, 4096, PAGE_SIZE };
-	unsigned long before = large_block_pages;
+	unsigned long before = (unsigned long)atomic_long_read(&large_block_pages);
 	unsigned int i;
 	void *p;
 
@@ -665,11 +665,11 @@ static void kmalloc_size_classes(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, virt_to_page(p)->flags & PG_large);
 	KTEST_EXPECT_FALSE(t, virt_to_page(p)->flags & PG_slab);
 	KTEST_EXPECT_EQ(t, ksize(p), PAGE_SIZE << get_order(kmalloc_max_size + 1));
-	KTEST_EXPECT_EQ(t, large_block_pages,
+	KTEST_EXPECT_EQ(t, (unsigned long)atomic_long_read(&large_block_pages),
 			before + (1UL << get_order(kmalloc_max_size + 1)));
 	kfree(p);
 	KTEST_EXPECT_FALSE(t, virt_to_page(p)->flags & PG_large);
-	KTEST_EXPECT_EQ(t, large_block_pages, before);
+	KTEST_EXPECT_EQ(t, (unsigned long)atomic_long_read(&large_block_pages), before);
 }
 
 /* Above 256 bytes each class is the largest multiple of the cache line
@@ -699,7 +699,7 @@ static void kmalloc_classes_pack_pages(struct ktest *t)
  * the fourth page of the block is back with the page allocator. */
 static void kmalloc_large_takes_exact_pages(struct ktest *t)
 {
-	unsigned long before = large_block_pages;
+	unsigned long before = (unsigned long)atomic_long_read(&large_block_pages);
 	size_t i, size = 2 * PAGE_SIZE + 1;
 	unsigned char *p = kmalloc(size, GFP_KERNEL);
 	int zero = 1;
@@ -710,13 +710,13 @@ static void kmalloc_large_takes_exact_pages(struct ktest *t)
 	p = kmalloc(size, GFP_KERNEL | __GFP_ZERO);
 	KTEST_ASSERT_NOT_NULL(t, p);
 	KTEST_EXPECT_EQ(t, ksize(p), 3 * PAGE_SIZE);
-	KTEST_EXPECT_EQ(t, large_block_pages, before + 3);
+	KTEST_EXPECT_EQ(t, (unsigned long)atomic_long_read(&large_block_pages), before + 3);
 	for (i = 0; i < 3 * PAGE_SIZE; i++)
 		zero &= p[i] == 0;
 	KTEST_EXPECT_TRUE(t, zero);
 	KTEST_EXPECT_TRUE(t, virt_to_page(p + 3 * PAGE_SIZE)->flags & PG_buddy);
 	kfree(p);
-	KTEST_EXPECT_EQ(t, large_block_pages, before);
+	KTEST_EXPECT_EQ(t, (unsigned long)atomic_long_read(&large_block_pages), before);
 	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
 }
 

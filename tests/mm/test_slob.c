@@ -65,17 +65,11 @@ static void free_merges_neighbours(struct ktest *t)
 	KTEST_EXPECT_EQ(t, heap_pages(), base);
 }
 
-static int on_large_block_list(const void *p)
+static int is_large_block(const void *p)
 {
-	const struct page *page;
-	unsigned long flags;
-	int found = 0;
+	const struct page *page = virt_to_page(p);
 
-	spin_lock_irqsave(&large_block_lock, flags);
-	list_for_each_entry(page, &large_blocks, lru)
-		found |= page_address(page) == p;
-	spin_unlock_irqrestore(&large_block_lock, flags);
-	return found;
+	return page && page_address(page) == p && (page->flags & PG_large);
 }
 
 static void bigblocks_found_and_released(struct ktest *t)
@@ -89,9 +83,9 @@ static void bigblocks_found_and_released(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, b);
 	KTEST_ASSERT_NOT_NULL(t, c);
 	KTEST_EXPECT_EQ(t, (uintptr_t)a % PAGE_SIZE, 0u);
-	KTEST_EXPECT_TRUE(t, on_large_block_list(a));
-	KTEST_EXPECT_TRUE(t, on_large_block_list(b));
-	KTEST_EXPECT_FALSE(t, on_large_block_list(c));
+	KTEST_EXPECT_TRUE(t, is_large_block(a));
+	KTEST_EXPECT_TRUE(t, is_large_block(b));
+	KTEST_EXPECT_FALSE(t, is_large_block(c));
 	KTEST_EXPECT_EQ(t, ksize(a), PAGE_SIZE);
 	KTEST_EXPECT_EQ(t, ksize(b), 3 * PAGE_SIZE);	/* the pages it needs, not 4 */
 	KTEST_EXPECT_EQ(t, ksize(c), PAGE_SIZE - SLOB_UNIT);
@@ -99,8 +93,8 @@ static void bigblocks_found_and_released(struct ktest *t)
 	kfree(a);
 	kfree(b);
 	kfree(c);
-	KTEST_EXPECT_FALSE(t, on_large_block_list(a));
-	KTEST_EXPECT_FALSE(t, on_large_block_list(b));
+	KTEST_EXPECT_FALSE(t, is_large_block(a));
+	KTEST_EXPECT_FALSE(t, is_large_block(b));
 	kmem_reclaim();
 	KTEST_EXPECT_GE(t, nr_free_pages(), free_before);
 }
@@ -197,7 +191,7 @@ static void exact_overhead(struct ktest *t)
 }
 
 /*
- * Objects of more than a page and less than SLOB_RUN_PAGES pages live on the
+ * Objects of more than a page live on the
  * heap, at the start of a run of fresh heap pages whose last page's rest is
  * free heap (a 6208-byte task_struct takes 1.5 pages, not 2); freeing them
  * gives every page back.
@@ -293,30 +287,6 @@ static void run_freed_is_taken_again_without_pages(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 }
 
-/*
- * kmem_cache_alloc() and kmem_cache_free() remember the caches they found
- * live (a memo in front of the checks); a destroyed cache must be
- * forgotten, so that using it afterwards is refused and reported, not
- * served from the freed cache struct.
- */
-static void destroyed_cache_is_forgotten(struct ktest *t)
-{
-	struct kmem_cache *c = kmem_cache_create("test_gone", 48, 0, 0, NULL, NULL);
-	unsigned long bad = kmem_bad_free_count;
-	void *p;
-
-	KTEST_ASSERT_NOT_NULL(t, c);
-	p = kmem_cache_alloc(c, GFP_KERNEL);	/* found live: remembered */
-	KTEST_ASSERT_NOT_NULL(t, p);
-	kmem_cache_free(c, p);
-	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
-	ktest_expect_reports(t, 2);
-	KTEST_EXPECT_NULL(t, kmem_cache_alloc(c, GFP_KERNEL));
-	kmem_cache_free(c, p);
-	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 2);
-	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
-}
-
 /* A bigblock holds exactly the pages it needs: the rest of the power-of-two
  * block goes back to the page allocator, and all of it comes back on kfree. */
 static void bigblock_takes_exact_pages(struct ktest *t)
@@ -371,6 +341,46 @@ static void ctor_on_every_allocation(struct ktest *t)
 	KTEST_EXPECT_EQ(t, slob_ctors, 10UL);
 	KTEST_EXPECT_EQ(t, slob_dtors, 10UL);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* A second free of an object whose destructor is running (slob_lock is
+ * dropped for it) must be refused, even when the object could be had again
+ * meanwhile: here the destructor itself frees its object once more and
+ * allocates from the cache; without the guard that free succeeds, the
+ * allocation gets the same block, and the first free then frees the block
+ * under its new owner. */
+static struct kmem_cache *refree_cache;
+static void *refree_again;
+
+static void refree_dtor(void *obj)
+{
+	if (refree_again)
+		return;
+	kmem_cache_free(refree_cache, obj);	/* the second free */
+	refree_again = kmem_cache_alloc(refree_cache, GFP_ATOMIC);
+}
+
+static void second_free_in_destructor_is_refused(struct ktest *t)
+{
+	unsigned long bad = kmem_bad_free_count;
+	void *obj, *next;
+
+	refree_cache = kmem_cache_create("test_refree", 48, 0, 0, NULL, refree_dtor);
+	KTEST_ASSERT_NOT_NULL(t, refree_cache);
+	refree_again = NULL;
+	obj = kmem_cache_alloc(refree_cache, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, obj);
+	ktest_expect_reports(t, 1);
+	kmem_cache_free(refree_cache, obj);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 1);
+	KTEST_ASSERT_NOT_NULL(t, refree_again);
+	KTEST_EXPECT_PTR_NE(t, refree_again, obj);	/* obj was still being freed */
+	next = kmem_cache_alloc(refree_cache, GFP_KERNEL);	/* refree_again stays live */
+	KTEST_EXPECT_PTR_NE(t, next, refree_again);
+	KTEST_EXPECT_EQ(t, slob_cache_inuse(refree_cache), 2UL);
+	kmem_cache_free(refree_cache, next);
+	kmem_cache_free(refree_cache, refree_again);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(refree_cache), 0);
 }
 
 #define LEAK_SLOTS	300
@@ -436,9 +446,9 @@ static const struct ktest_case slob_cases[] = {
 	KTEST_CASE(exact_overhead),
 	KTEST_CASE(multi_page_objects_on_the_heap),
 	KTEST_CASE(run_freed_is_taken_again_without_pages),
-	KTEST_CASE(destroyed_cache_is_forgotten),
 	KTEST_CASE(bigblock_takes_exact_pages),
 	KTEST_CASE(ctor_on_every_allocation),
+	KTEST_CASE(second_free_in_destructor_is_refused),
 	KTEST_CASE(no_page_leak_over_long_run),
 	{}
 };

@@ -88,7 +88,7 @@ def expect_in(text, problems, *needles):
 # ---- the interactive console ------------------------------------------------
 
 def console_case(alloc):
-    report = "slabinfo - version: 2.1" if alloc == "slab" else "SLOB heap:"
+    report = "slabinfo - version: 2.1" if alloc == "slab" else "SLOB heap ("
 
     def case():
         problems = []
@@ -687,20 +687,21 @@ def run_gdb(vmlinux, port, commands, timeout=120):
 def report_lines(text):
     """The buddyinfo line and the allocator report's lines of text, normalised."""
     keep = re.compile(r"^(Node 0, zone|slabinfo - version|# name|# large kmalloc|SLOB heap|"
-                      r"SLOB large|\S+\s+\d+\s+\d+\s+\d+)")
+                      r"SLOB: |\S+\s+\d+\s+\d+\s+\d+)")
     return [" ".join(line.split()) for line in strip(text).splitlines() if keep.match(line)]
 
 
-SLOB_HEAP = re.compile(r"SLOB heap: (\d+) pages \(\d+ kB\) and (\d+) of start maps, (\d+) bytes "
-                       r"in use, (\d+) bytes free in (\d+) listed blocks \(largest (\d+)\)")
-SLOB_LARGE = re.compile(r"SLOB large blocks: (\d+) pages")
+SLOB_HEAP = re.compile(r"SLOB heap \((\S+)\): (\d+) pages \(\d+ kB\)(?: and (\d+) of start maps)?, "
+                       r"(\d+) bytes free in (\d+) (?:listed )?blocks(?: on (\d+) pages)? "
+                       r"\(largest (\d+)\)")
+SLOB_LARGE = re.compile(r"SLOB: (\d+) bytes in use, large blocks (\d+) pages")
 
 
 def compare_reports(kernel_text, gdb_text, alloc, problems, what):
     """The helpers' figures must be the kernel's: every line for SLAB and
     buddyinfo; for SLOB the heap's figures, the large pages and the caches."""
     k, g = report_lines(kernel_text), report_lines(gdb_text)
-    if alloc == "slob":
+    if alloc.startswith("slob"):
         for rx in (SLOB_HEAP, SLOB_LARGE):
             km = [rx.search(x).groups() for x in k if rx.search(x)]
             gm = [rx.search(x).groups() for x in g if rx.search(x)]
@@ -742,7 +743,7 @@ def gdb_helpers_case(alloc):
             said = strip(q.expect(r"stress: .*\n.*tinyslab> ", timeout=600))
             helpers = busy.split("---")[0]
             figures = compare_reports(said, helpers, alloc, problems, "stopped in stress")
-            if alloc == "slob" and not re.search(r"SLOB heap: [1-9]", helpers):
+            if alloc.startswith("slob") and not re.search(r"SLOB heap \(\S+\): [1-9]", helpers):
                 problems.append("stopped in stress, yet the SLOB heap was empty")
             if alloc == "slab" and not any(x.startswith("size-") and x.split()[1] != "0"
                                            for x in figures):
@@ -817,6 +818,7 @@ CASES = [
     compare_tool,
     gdb_helpers_case("slab"),
     gdb_helpers_case("slob"),
+    gdb_helpers_case("slob_fast"),
     gdb_dmesg_without_log_buf,
     smp_console_case("slab"),
     smp_console_case("slob"),

@@ -1,0 +1,350 @@
+/* slob_heap.c - SLOB's small heap: first fit, page by page (the default;
+ * CONFIG_SLOB_FAST_HEAP=n).
+ *
+ * Pages.  Each heap page keeps its free blocks on a list of its own, in
+ * address order: page->slab is the first, page->inuse the units they
+ * hold.  Pages with a free block are on slob_partial, the others on
+ * slob_full, so that nothing walks the full ones.  A free block is at
+ * least one unit: its size and the next free block of its page.
+ *
+ * Allocation.  The partial pages are tried in list order, each skipped at
+ * once if it holds too few free units; in a page the first block that
+ * fits (with the alignment asked for) is cut, its unaligned head and its
+ * tail staying free.  If no page has room the heap grows by a page.
+ *
+ * Free.  The block's page's list is walked to the block's place; a block
+ * that overlaps a free one is refused (so a double free is seen as the
+ * walk passes it), and the block merges with the free neighbours it
+ * touches.
+ *
+ * Runs.  A block of more than a page, or aligned above a page (a cache
+ * object), takes a run of fresh heap pages, all of them but the rest of
+ * the last; a run freed is remembered, and the next run is taken there if
+ * its pages are still free, so that an object freed and allocated again
+ * does not need a fresh block of pages the page allocator may no longer
+ * have.
+ *
+ * Cost.  An allocation may try every partial page; a free walks one page's
+ * free list (at most half a page of units).  The bound is printed by make
+ * bench (the largest single-stepped call).
+ *
+ * Locking: every function here runs with slob_lock held (slob.c), and the
+ * page allocator's lock nests inside it.
+ */
+#include <tiny/kernel.h>
+#include <tiny/memcheck.h>
+#include "slob.h"
+
+const char slob_heap_name[] = "first-fit";
+/* what this heap cannot tell: a headerless object is just units */
+const unsigned long kmem_checks = KMEM_CHECKS_ALL & ~KMEM_CHECK(INSIDE_OBJECT) &
+				  ~KMEM_CHECK(WRONG_CACHE) & ~KMEM_CHECK(WRONG_CACHE_SAME_SIZE) &
+				  ~KMEM_CHECK(KMALLOC_TO_CACHE) & ~KMEM_CHECK(DESTROYED_CACHE);
+
+struct list_head slob_lists[SLOB_LISTS];	/* heap pages by their free units */
+LIST_HEAD(slob_full);			/* heap pages without a free block */
+static slob_t *slob_last_run;		/* where the run freed last begins */
+
+/* The list of pages whose free blocks hold units units (1..SLOB_PAGE_UNITS). */
+static int list_of(unsigned long units)
+{
+	int fl = 31 - __builtin_clz((unsigned int)units);
+
+	return 2 * fl + (int)(((units << 1) >> fl) & 1);
+}
+
+/* The first list whose every page has units free units or more. */
+static int first_list(unsigned long units)
+{
+	return list_of(units) + (list_of(units - 1) == list_of(units));
+}
+
+/* Puts page on the list its free units say. */
+static void page_relist(struct page *page)
+{
+	list_move(&page->lru, page->inuse ? &slob_lists[list_of(page->inuse)] : &slob_full);
+}
+
+/* The first free block of page: the head of its list, as a link. */
+static slob_t **first_free(struct page *page)
+{
+	return (slob_t **)&page->slab;
+}
+
+/* Makes [b, b + units) a free block whose next is next. */
+static void set_free(slob_t *b, int units, slob_t *next)
+{
+	kmem_mark_internal(b, SLOB_UNIT);
+	b->units = units;
+	b->next = next;
+}
+
+/* Cuts units units aligned to align (in units) from the free block *link
+ * of page, if it has room; NULL if not. */
+static slob_t *cut(struct page *page, slob_t **link, int units, int align)
+{
+	slob_t *b = *link, *after = b->next;
+	int head = align > 1 ? (int)((ALIGN((uintptr_t)b, align * SLOB_UNIT) - (uintptr_t)b) /
+				     SLOB_UNIT) : 0;
+	int rest = b->units - head - units;
+
+	if (rest < 0)
+		return NULL;
+	if (head) {			/* the unaligned head stays free */
+		b->units = head;
+		link = &b->next;
+		b += head;
+	}
+	if (rest) {
+		set_free(b + units, rest, after);
+		after = b + units;
+	}
+	*link = after;
+	page->inuse -= (unsigned long)units;
+	slob_free_units -= (unsigned long)units;
+	page_relist(page);
+	return b;
+}
+
+/* The first block of page that fits, cut; NULL if none. */
+static slob_t *page_alloc(struct page *page, int units, int align)
+{
+	slob_t **link, *b;
+
+	for (link = first_free(page); *link; link = &(*link)->next) {
+		b = cut(page, link, units, align);
+		if (b)
+			return b;
+	}
+	return NULL;
+}
+
+/* Gives [b, b + units) of page back, merging it with the free blocks it
+ * touches; link is where it goes in the page's list, prev the free block
+ * before it (NULL if none). */
+static void release(struct page *page, slob_t **link, slob_t *prev, slob_t *b, int units)
+{
+	slob_t *next = *link;
+	int merged = units;
+
+	if (next && b + units == next) {
+		merged += next->units;
+		next = next->next;
+	}
+	if (prev && prev + prev->units == b) {
+		prev->units += merged;
+		prev->next = next;
+	} else {
+		set_free(b, merged, next);
+		*link = b;
+	}
+	page->inuse += (unsigned long)units;
+	slob_free_units += (unsigned long)units;
+	page_relist(page);
+}
+
+/* The page of b if [b, b + units) may be freed there: a heap page, b on a
+ * unit boundary, the block inside the page and overlapping no free block;
+ * *link and *prev get its place.  NULL if not. */
+static struct page *place(slob_t *b, int units, slob_t ***link, slob_t **prev)
+{
+	struct page *page = virt_to_page(b);
+	int i = (int)(((uintptr_t)b & ~PAGE_MASK) / SLOB_UNIT);
+	slob_t **l;
+
+	if (!page || !(page->flags & PG_slab) || !IS_ALIGNED((uintptr_t)b, SLOB_UNIT) ||
+	    units < 1 || i + units > SLOB_PAGE_UNITS)
+		return NULL;
+	*prev = NULL;
+	for (l = first_free(page); *l && *l < b; l = &(*l)->next)
+		*prev = *l;
+	if ((*prev && *prev + (*prev)->units > b) || (*l && b + units > *l))
+		return NULL;
+	*link = l;
+	return page;
+}
+
+/* Makes nr pages from page heap pages with nothing free, on slob_full. */
+static void add_pages(struct page *page, unsigned long nr)
+{
+	unsigned long i;
+
+	page_update_flags(page, nr, PG_slab, 0);
+	for (i = 0; i < nr; i++) {
+		page[i].slab = NULL;
+		page[i].inuse = 0;
+		list_add(&page[i].lru, &slob_full);
+		kmem_mark_noaccess(page_address(page + i), PAGE_SIZE);
+	}
+	slob_heap_pages += nr;
+}
+
+/* ---- runs ---------------------------------------------------------------------- */
+
+/* Does each of the nr pages from b start with a free block long enough
+ * for its part of a run (a whole page, then last units), b aligned to
+ * align units? */
+static int run_pages_free(slob_t *b, unsigned long nr, int last, int align)
+{
+	unsigned long k;
+
+	if (!b || (align > 1 && !IS_ALIGNED((uintptr_t)b, (uintptr_t)align * SLOB_UNIT)))
+		return 0;
+	for (k = 0; k < nr; k++, b += SLOB_PAGE_UNITS) {
+		struct page *page = virt_to_page(b);
+
+		if (!page || !(page->flags & PG_slab) || page->slab != b ||
+		    b->units < (k < nr - 1 ? SLOB_PAGE_UNITS : last))
+			return 0;
+	}
+	return 1;
+}
+
+/* A run of units units aligned to align units: where the run freed last
+ * was, if its pages are still free, else fresh pages.  NULL if out of
+ * memory. */
+static slob_t *run_alloc(int units, int align, gfp_t gfp)
+{
+	unsigned long nr = DIV_ROUND_UP((unsigned long)units, SLOB_PAGE_UNITS), k;
+	unsigned int order = get_order(max(units, align) * SLOB_UNIT);
+	int last = units - (int)(nr - 1) * SLOB_PAGE_UNITS;
+	slob_t *b = slob_last_run;
+	struct page *page;
+
+	slob_last_run = NULL;
+	if (run_pages_free(b, nr, last, align)) {
+		for (k = 0; k < nr; k++) {
+			page = virt_to_page(b + k * SLOB_PAGE_UNITS);
+			cut(page, first_free(page), k < nr - 1 ? SLOB_PAGE_UNITS : last, 0);
+		}
+		return b;
+	}
+	page = alloc_pages(gfp & ~__GFP_ZERO, order);
+	if (!page)
+		return NULL;
+	split_page_block(page, order, nr);
+	add_pages(page, nr);
+	b = page_address(page);
+	if (last < SLOB_PAGE_UNITS)
+		release(page + nr - 1, first_free(page + nr - 1), NULL,
+			b + (nr - 1) * SLOB_PAGE_UNITS + last, SLOB_PAGE_UNITS - last);
+	return b;
+}
+
+/* Checks (free 0) or frees (free 1) the run of units units at b: page by
+ * page, each a block of the page it starts.  0, or -1 (nothing changed). */
+static int run_free(slob_t *b, int units, int free)
+{
+	slob_t **link, *prev;
+	struct page *page;
+	int k, n, left;
+
+	for (k = 0; k <= free; k++) {
+		for (left = units, page = NULL; left > 0; left -= n) {
+			slob_t *p = b + (units - left);
+
+			n = min(left, SLOB_PAGE_UNITS);
+			page = place(p, n, &link, &prev);
+			if (!page || (p == b && (prev || !IS_ALIGNED((uintptr_t)b, PAGE_SIZE))))
+				return -1;
+			if (k)
+				release(page, link, prev, p, n);
+		}
+	}
+	if (free)
+		slob_last_run = b;
+	return 0;
+}
+
+/* ---- the interface (slob.h) -------------------------------------------------------- */
+
+void slob_heap_init(void)
+{
+	int k;
+
+	for (k = 0; k < SLOB_LISTS; k++)
+		INIT_LIST_HEAD(&slob_lists[k]);
+}
+
+slob_t *slob_heap_alloc(int units, int align, gfp_t gfp)
+{
+	struct page *page;
+	slob_t *b;
+	int k;
+
+	assert_spin_held(&slob_lock);
+	if (units > SLOB_PAGE_UNITS || align > SLOB_PAGE_UNITS)
+		return run_alloc(units, align, gfp);
+	for (k = first_list((unsigned long)units); k < SLOB_LISTS; k++) {
+		list_for_each_entry(page, &slob_lists[k], lru) {
+			b = page_alloc(page, units, align);
+			if (b)
+				return b;
+		}
+	}
+	page = alloc_pages(gfp & ~__GFP_ZERO, 0);
+	if (!page)
+		return NULL;
+	add_pages(page, 1);
+	release(page, first_free(page), NULL, page_address(page), SLOB_PAGE_UNITS);
+	return page_alloc(page, units, align);
+}
+
+int slob_heap_check(slob_t *b, int units)
+{
+	slob_t **link, *prev;
+
+	assert_spin_held(&slob_lock);
+	if (units > SLOB_PAGE_UNITS)
+		return run_free(b, units, 0);
+	return place(b, units, &link, &prev) ? 0 : -1;
+}
+
+int slob_heap_free(slob_t *b, int units)
+{
+	slob_t **link, *prev;
+	struct page *page;
+
+	assert_spin_held(&slob_lock);
+	if (units > SLOB_PAGE_UNITS)
+		return run_free(b, units, 1);
+	page = place(b, units, &link, &prev);
+	if (!page)
+		return -1;
+	release(page, link, prev, b, units);
+	return 0;
+}
+
+slob_t *slob_heap_header(const void *obj, uintptr_t tag)
+{
+	struct page *page = virt_to_page(obj);
+	int i = (int)(((uintptr_t)obj & ~PAGE_MASK) / SLOB_UNIT);
+	slob_t *m;
+
+	assert_spin_held(&slob_lock);
+	if (!page || !(page->flags & PG_slab) || !IS_ALIGNED((uintptr_t)obj, SLOB_UNIT) || !i)
+		return NULL;
+	m = (slob_t *)obj - 1;
+	kmem_mark_internal(m, SLOB_UNIT);	/* read as the allocator's */
+	if (m->next != slob_tag(m, tag) || m->units < 2 || i - 1 + m->units > SLOB_PAGE_UNITS)
+		return NULL;
+	return m;
+}
+
+unsigned long slob_heap_release_page(void)
+{
+	struct page *page;
+
+	assert_spin_held(&slob_lock);
+	list_for_each_entry(page, &slob_lists[SLOB_LISTS - 1], lru) {
+		list_del(&page->lru);
+		page_update_flags(page, 1, 0, PG_slab);
+		page->slab = NULL;
+		page->inuse = 0;
+		slob_heap_pages--;
+		slob_free_units -= SLOB_PAGE_UNITS;
+		__free_pages(page, 0);
+		return 1;
+	}
+	return 0;
+}

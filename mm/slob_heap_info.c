@@ -1,0 +1,92 @@
+/* slob_heap_info.c - the first-fit heap's part of SLOB's report and
+ * validator (see slob_heap.c for the layout they check). */
+#include <tiny/kernel.h>
+#include "slob.h"
+
+extern struct list_head slob_lists[SLOB_LISTS], slob_full;
+
+#define bad(...) do { errors++; pr_err("slob: validate: " __VA_ARGS__); } while (0)
+
+struct heap_walk {
+	unsigned long pages, partial, blocks, free_units, largest;
+};
+
+/* Checks one heap page's free list: blocks inside the page, in address
+ * order, never touching (they would have merged), holding page->inuse
+ * units; and the page on the list its free units say (list: -1 for
+ * slob_full, else k for slob_lists[k]).  slob_lock held. */
+static int validate_page(struct page *page, int list, struct heap_walk *w)
+{
+	slob_t *base = page_address(page), *b, *end = base + SLOB_PAGE_UNITS, *prev = NULL;
+	unsigned long units = 0, n = 0;
+	int errors = 0;
+
+	if (!(page->flags & PG_slab))
+		bad("heap page %p: flags %#x\n", (void *)base, page->flags);
+	for (b = page->slab; b; prev = b, b = b->next) {
+		if (++n > SLOB_PAGE_UNITS || b < base || b >= end ||
+		    !IS_ALIGNED((uintptr_t)b, SLOB_UNIT) || (prev && b <= prev)) {
+			bad("page %p: free list broken at %p\n", (void *)base, (void *)b);
+			return errors;
+		}
+		if (b->units < 1 || b + b->units > end)
+			bad("page %p: free block %p of %d units\n", (void *)base, (void *)b, b->units);
+		if (prev && prev + prev->units >= b)
+			bad("page %p: free blocks %p and %p touch or overlap\n", (void *)base,
+			    (void *)prev, (void *)b);
+		units += (unsigned long)b->units;
+		w->largest = max(w->largest, (unsigned long)b->units);
+	}
+	if (units != page->inuse)
+		bad("page %p: free blocks hold %lu units, the page says %lu\n", (void *)base, units,
+		    page->inuse);
+	if (units ? list < 0 || (1UL << (list / 2)) > units || units >= (2UL << (list / 2)) ||
+		    (list & 1) != (int)(((units << 1) >> (list / 2)) & 1) : list >= 0)
+		bad("page %p: %lu free units, on list %d\n", (void *)base, units, list);
+	w->pages++;
+	w->partial += units != 0;
+	w->blocks += n;
+	w->free_units += units;
+	return errors;
+}
+
+/* Walks both page lists (bounded by the heap's page count). */
+static int walk_heap(struct heap_walk *w)
+{
+	struct page *page;
+	int errors = 0, l;
+
+	*w = (struct heap_walk){ 0 };
+	for (l = -1; l < SLOB_LISTS; l++) {
+		list_for_each_entry(page, l < 0 ? &slob_full : &slob_lists[l], lru) {
+			if (w->pages >= slob_heap_pages) {
+				bad("more heap pages listed than the %lu counted\n", slob_heap_pages);
+				return errors;
+			}
+			errors += validate_page(page, l, w);
+		}
+	}
+	return errors;
+}
+
+int slob_heap_validate(void)
+{
+	struct heap_walk w;
+	int errors = walk_heap(&w);
+
+	if (w.pages != slob_heap_pages)
+		bad("%lu heap pages listed, counter says %lu\n", w.pages, slob_heap_pages);
+	if (w.free_units != slob_free_units)
+		bad("free blocks hold %lu units, counter says %lu\n", w.free_units, slob_free_units);
+	return errors;
+}
+
+void slob_heap_report(void)
+{
+	struct heap_walk w;
+
+	walk_heap(&w);
+	printk("SLOB heap (%s): %lu pages (%lu kB), %lu bytes free in %lu blocks on %lu pages "
+	       "(largest %lu)\n", slob_heap_name, slob_heap_pages, slob_heap_pages * (PAGE_SIZE / 1024),
+	       w.free_units * SLOB_UNIT, w.blocks, w.partial, w.largest * SLOB_UNIT);
+}
