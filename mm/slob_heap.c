@@ -164,38 +164,43 @@ static struct page *place(slob_t *b, int units, slob_t ***link, slob_t **prev)
 	return page;
 }
 
-/* Makes nr pages from page heap pages with nothing free, on slob_full. */
-static void add_pages(struct page *page, unsigned long nr)
+/* Grows the heap by nr fresh pages from a block of 2^order (the rest
+ * given back), each one free block; the first's address, NULL if none. */
+static slob_t *grow(unsigned long nr, unsigned int order, gfp_t gfp)
 {
+	struct page *page = alloc_pages(gfp & ~__GFP_ZERO, order);
 	unsigned long i;
 
+	if (!page)
+		return NULL;
+	split_page_block(page, order, nr);
 	page_update_flags(page, nr, PG_slab, 0);
-	for (i = 0; i < nr; i++) {
-		page[i].slab = NULL;
-		page[i].inuse = 0;
-		list_add(&page[i].lru, &slob_full);
-		kmem_mark_noaccess(page_address(page + i), PAGE_SIZE);
-	}
 	slob_heap_pages += nr;
+	for (i = 0; i < nr; i++, page++) {
+		page->slab = NULL;
+		page->inuse = 0;
+		list_add(&page->lru, &slob_full);
+		kmem_mark_noaccess(page_address(page), PAGE_SIZE);
+		release(page, first_free(page), NULL, page_address(page), SLOB_PAGE_UNITS);
+	}
+	return page_address(page - nr);
 }
 
 /* ---- runs ---------------------------------------------------------------------- */
 
-/* Does each of the nr pages from b start with a free block long enough
- * for its part of a run (a whole page, then last units), b aligned to
- * align units? */
-static int run_pages_free(slob_t *b, unsigned long nr, int last, int align)
+/* Takes (take 1) or says whether it could take (take 0) a run of units
+ * units from the pages at b: each must start with a free block long
+ * enough for its part (a whole page, the last the rest). */
+static int run_take(slob_t *b, int units, int take)
 {
-	unsigned long k;
-
-	if (!b || (align > 1 && !IS_ALIGNED((uintptr_t)b, (uintptr_t)align * SLOB_UNIT)))
-		return 0;
-	for (k = 0; k < nr; k++, b += SLOB_PAGE_UNITS) {
+	for (; units > 0; units -= SLOB_PAGE_UNITS, b += SLOB_PAGE_UNITS) {
 		struct page *page = virt_to_page(b);
 
 		if (!page || !(page->flags & PG_slab) || page->slab != b ||
-		    b->units < (k < nr - 1 ? SLOB_PAGE_UNITS : last))
+		    b->units < min(units, SLOB_PAGE_UNITS))
 			return 0;
+		if (take)
+			cut(page, first_free(page), min(units, SLOB_PAGE_UNITS), 0);
 	}
 	return 1;
 }
@@ -205,29 +210,15 @@ static int run_pages_free(slob_t *b, unsigned long nr, int last, int align)
  * memory. */
 static slob_t *run_alloc(int units, int align, gfp_t gfp)
 {
-	unsigned long nr = DIV_ROUND_UP((unsigned long)units, SLOB_PAGE_UNITS), k;
-	unsigned int order = get_order(max(units, align) * SLOB_UNIT);
-	int last = units - (int)(nr - 1) * SLOB_PAGE_UNITS;
 	slob_t *b = slob_last_run;
-	struct page *page;
 
 	slob_last_run = NULL;
-	if (run_pages_free(b, nr, last, align)) {
-		for (k = 0; k < nr; k++) {
-			page = virt_to_page(b + k * SLOB_PAGE_UNITS);
-			cut(page, first_free(page), k < nr - 1 ? SLOB_PAGE_UNITS : last, 0);
-		}
-		return b;
-	}
-	page = alloc_pages(gfp & ~__GFP_ZERO, order);
-	if (!page)
-		return NULL;
-	split_page_block(page, order, nr);
-	add_pages(page, nr);
-	b = page_address(page);
-	if (last < SLOB_PAGE_UNITS)
-		release(page + nr - 1, first_free(page + nr - 1), NULL,
-			b + (nr - 1) * SLOB_PAGE_UNITS + last, SLOB_PAGE_UNITS - last);
+	if (!b || (align > 1 && !IS_ALIGNED((uintptr_t)b, (uintptr_t)align * SLOB_UNIT)) ||
+	    !run_take(b, units, 0))
+		b = grow(DIV_ROUND_UP((unsigned long)units, SLOB_PAGE_UNITS),
+			 get_order(max(units, align) * SLOB_UNIT), gfp);
+	if (b)
+		run_take(b, units, 1);
 	return b;
 }
 
@@ -282,12 +273,8 @@ slob_t *slob_heap_alloc(int units, int align, gfp_t gfp)
 				return b;
 		}
 	}
-	page = alloc_pages(gfp & ~__GFP_ZERO, 0);
-	if (!page)
-		return NULL;
-	add_pages(page, 1);
-	release(page, first_free(page), NULL, page_address(page), SLOB_PAGE_UNITS);
-	return page_alloc(page, units, align);
+	b = grow(1, 0, gfp);
+	return b ? page_alloc(virt_to_page(b), units, align) : NULL;
 }
 
 int slob_heap_check(slob_t *b, int units)
