@@ -80,6 +80,17 @@ static void *slob_alloc(size_t size, gfp_t gfp, uintptr_t tag)
 	return m;
 }
 
+/* Tells the memory checker that the body obj of a block of units units
+ * tagged tag is going back: a caller's block freed, the allocator's own
+ * made inaccessible. */
+static void slob_mark_gone(const void *obj, int units, uintptr_t tag)
+{
+	if (tag == SLOB_TAG_KMALLOC)
+		kmem_mark_freed(obj, (units - 1) * SLOB_UNIT);
+	else
+		kmem_mark_noaccess(obj, (units - 1) * SLOB_UNIT);
+}
+
 /* Frees the live block tagged tag whose body is obj: 0, or -1 (nothing
  * changed) if obj is none.  Any context; takes slob_lock. */
 static int slob_free_tagged(const void *obj, uintptr_t tag)
@@ -93,7 +104,7 @@ static int slob_free_tagged(const void *obj, uintptr_t tag)
 	if (m) {
 		units = m->units;
 		m->next = NULL;		/* no stale tag left in the heap */
-		kmem_mark_freed(obj, (units - 1) * SLOB_UNIT);
+		slob_mark_gone(obj, units, tag);
 		if (slob_heap_free(m, units)) {
 			kmem_mark_allocated(obj, (units - 1) * SLOB_UNIT, 1);
 			m->next = slob_tag(m, tag);
