@@ -262,44 +262,42 @@ script-test:
 	$(Q)$(DEPS) python
 	$(Q)$(PYTHON) $(srctree)/tests/scripts/run.py
 
-# A defconfig with options turned off, in build/<name><suffix>:
-# $(call build_without,slab,-up,SMP)
-build_without = $(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1)$(2) $(1)_defconfig && \
-	kconfig-tweak --file $(BUILD)/$(1)$(2)/.config $(foreach o,$(3),--disable $(o)) && \
-	$(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1)$(2) olddefconfig && \
-	$(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1)$(2)
-# The uniprocessor kernel (build/<name>-up), as the allocators were first
-# compared, and the same without the self-tests (build/<name>-notest): what
-# a user would ship, and what the 2005 figures compare.
-build_up = $(call build_without,$(1),-up,SMP)
-build_notest = $(call build_without,$(1),-notest,SMP SELFTEST)
-# The -notest kernel with one debugging option changed by kconfig-tweak
-# arguments $(3), in build/<name>-cost-<tag>: what that option costs.
-# $(call build_cost,slab,kallsyms,--disable KALLSYMS)
-build_cost = $(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1)-cost-$(2) $(1)_defconfig && \
-	kconfig-tweak --file $(BUILD)/$(1)-cost-$(2)/.config --disable SMP --disable SELFTEST $(3) && \
-	$(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1)-cost-$(2) olddefconfig && \
-	$(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1)-cost-$(2)
+# A defconfig with options changed by kconfig-tweak arguments $(3), in
+# build/sizes/<name>-<tag>: $(call build_tweaked,slab,up,--disable SMP)
+SIZES_BUILD := $(BUILD)/sizes
+build_tweaked = $(MAKE) -s -f $(srctree)/Makefile O=$(SIZES_BUILD)/$(1)-$(2) $(1)_defconfig && \
+	kconfig-tweak --file $(SIZES_BUILD)/$(1)-$(2)/.config $(3) && \
+	$(MAKE) -s -f $(srctree)/Makefile O=$(SIZES_BUILD)/$(1)-$(2) olddefconfig && \
+	$(MAKE) -s -f $(srctree)/Makefile O=$(SIZES_BUILD)/$(1)-$(2)
+# The uniprocessor kernels without the self-tests (<name>-up), as the 2005
+# figures were measured; the same with SMP (<name>-smp); and the
+# uniprocessor SLAB or SLOB kernel with one option changed (-cost-<tag>).
+UP := --disable SMP --disable SELFTEST
+SIZES_DATE := $(shell date +%Y-%m-%d)
 
-## sizes       size(1) of the uniprocessor (SMP=n) SLAB and SLOB kernels (with and without
-##             self-tests) and allocator objects, the symbols that differ, the SMP
-##             kernels as the defconfigs build them, then what each debugging option
-##             (KALLSYMS, the log buffer, DEBUG_KMEM, FAULT_INJECTION) costs the SLAB kernel
+## sizes       size(1) of the SLAB and SLOB kernels and allocators, uniprocessor then SMP,
+##             without the self-tests, beside the 2005 SLOB patch's figures; what SLOB's
+##             fast heap and each debugging option cost; written to
+##             docs/results/sizes-DATE.txt and the README's opening table
 sizes:
 	$(Q)$(DEPS) build python
-	+$(Q)$(call build_up,slab)
-	+$(Q)$(call build_up,slob)
-	+$(Q)$(call build_notest,slab)
-	+$(Q)$(call build_notest,slob)
+	+$(Q)$(call build_tweaked,slab,up,$(UP))
+	+$(Q)$(call build_tweaked,slob,up,$(UP))
+	+$(Q)$(call build_tweaked,slab,smp,--disable SELFTEST)
+	+$(Q)$(call build_tweaked,slob,smp,--disable SELFTEST)
 	+$(Q)$(call build_defconfig,slab)
 	+$(Q)$(call build_defconfig,slob)
-	+$(Q)$(call build_cost,slab,kallsyms,--disable KALLSYMS)
-	+$(Q)$(call build_cost,slab,logbuf,--set-val LOG_BUF_SHIFT 0)
-	+$(Q)$(call build_cost,slab,debug_kmem,--enable DEBUG_KMEM)
-	+$(Q)$(call build_cost,slab,fault_injection,--enable FAULT_INJECTION)
-	$(Q)$(PYTHON) $(srctree)/scripts/sizes $(BUILD)/slab-up $(BUILD)/slob-up \
-		$(BUILD)/slab-notest $(BUILD)/slob-notest --smp $(BUILD)/slab $(BUILD)/slob \
-		--costs $(addprefix $(BUILD)/slab-cost-,kallsyms logbuf debug_kmem fault_injection)
+	+$(Q)$(call build_tweaked,slob,cost-fast_heap,$(UP) --enable SLOB_FAST_HEAP)
+	+$(Q)$(call build_tweaked,slab,cost-kallsyms,$(UP) --disable KALLSYMS)
+	+$(Q)$(call build_tweaked,slab,cost-logbuf,$(UP) --set-val LOG_BUF_SHIFT 0)
+	+$(Q)$(call build_tweaked,slab,cost-debug_kmem,$(UP) --enable DEBUG_KMEM)
+	+$(Q)$(call build_tweaked,slab,cost-fault_injection,$(UP) --enable FAULT_INJECTION)
+	$(Q)$(PYTHON) $(srctree)/scripts/sizes --up $(SIZES_BUILD)/slab-up $(SIZES_BUILD)/slob-up \
+		--smp $(SIZES_BUILD)/slab-smp $(SIZES_BUILD)/slob-smp \
+		--selftest $(BUILD)/slab $(BUILD)/slob \
+		--option SLOB_FAST_HEAP $(SIZES_BUILD)/slob-cost-fast_heap \
+		$(addprefix --cost $(SIZES_BUILD)/slab-cost-,kallsyms logbuf debug_kmem fault_injection) \
+		--out $(srctree)/docs/results/sizes-$(SIZES_DATE).txt --readme $(srctree)/README.md
 
 ## compare     boot both kernels in QEMU (MEM=32), replay TRACE in each, print the two
 ##             side by side and plot their footprint (build/compare/footprint.png)
