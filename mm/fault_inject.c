@@ -100,6 +100,8 @@ int should_fail_alloc_page(unsigned int order, gfp_t gfp)
 	unsigned long flags, n;
 	int fail, report;
 
+	if (page_alloc_nth_fails())
+		return 1;
 	if (likely(!fail_page_alloc.probability))
 		return 0;
 	spin_lock_irqsave(&fault_lock, flags);

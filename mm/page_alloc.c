@@ -13,9 +13,14 @@
  *
  * Bad frees (not a block head, wrong order, already free, outside
  * mem_map) are reported and ignored, so the lists stay consistent.
- * zone_lock, taken with interrupts saved, protects the free lists, the
- * counters and the flags and order of every page: the SLOB shrinker and
- * GFP_ATOMIC callers allocate from the timer interrupt.
+ *
+ * Locking.  zone_lock protects the free lists, the counters and the flags
+ * and order of every page (the object allocators change a page's PG_slab
+ * and PG_large only through page_update_flags()).  It is taken with
+ * interrupts saved: the SLOB shrinker and GFP_ATOMIC callers allocate from
+ * the timer interrupt.  Lock order: it is the innermost lock; the object
+ * allocators' locks (slab_caches_lock, slob_lock, a SLAB cache's lock)
+ * are taken before it, never after.
  *
  * Nothing here touches hardware: the host build manages a host buffer.
  */
@@ -45,7 +50,7 @@ static unsigned long reserve_pages;		/* left to __GFP_HIGH callers */
 static unsigned long failure_count;		/* allocation failures, for the report */
 unsigned long page_bad_free_count;		/* bad frees reported (tests check it) */
 unsigned long page_poison_errors;		/* poison mismatches found */
-unsigned long page_alloc_fail_countdown;	/* see page_alloc_fail_nth() */
+unsigned long page_alloc_fail_countdown;	/* <tiny/fault_inject.h> */
 
 /* ---- pfn, page and address conversions ------------------------------- */
 
@@ -96,7 +101,7 @@ static void del_from_free_list(struct page *page, unsigned int order)
 }
 
 /* Merges the free block at page with its buddies and lists the result.
- * zone_lock held. */
+ * zone_lock held, or boot (page_alloc_init(), before anyone else runs). */
 static void buddy_merge(struct page *page, unsigned int order)
 {
 	unsigned long pfn = page_to_pfn(page);
@@ -121,6 +126,7 @@ static void buddy_merge(struct page *page, unsigned int order)
  * halves, and returns the first page.  zone_lock held. */
 static struct page *buddy_split(struct page *page, unsigned int low, unsigned int high)
 {
+	assert_spin_held(&zone_lock);
 	while (high > low) {
 		high--;
 		add_to_free_list(page + (1UL << high), high);
@@ -133,6 +139,7 @@ static struct page *buddy_take(unsigned int order)
 {
 	unsigned int o;
 
+	assert_spin_held(&zone_lock);
 	for (o = order; o < MAX_ORDER; o++) {
 		struct page *page;
 
@@ -185,13 +192,6 @@ static void report_failure(gfp_t gfp, unsigned int order)
 			failure_count == 5 ? " (further failures not reported)" : "");
 }
 
-/* Is this the allocation page_alloc_fail_nth() asked to fail?  zone_lock held. */
-static int injected_failure(void)
-{
-	return IS_ENABLED(CONFIG_SELFTEST) && page_alloc_fail_countdown &&
-	       !--page_alloc_fail_countdown;
-}
-
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
 	struct page *page = NULL;
@@ -204,7 +204,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	}
 	keep = (gfp & __GFP_HIGH) ? 0 : reserve_pages;
 	spin_lock_irqsave(&zone_lock, flags);
-	if (!injected_failure() && free_page_count >= (1UL << order) + keep)
+	if (free_page_count >= (1UL << order) + keep)
 		page = buddy_take(order);
 	if (page) {
 		page->flags |= PG_head;
@@ -261,6 +261,7 @@ unsigned long get_zeroed_page(gfp_t gfp)
  * zone_lock held (the flags must not change under us). */
 static const char *bad_free_reason(const struct page *page, unsigned int order)
 {
+	assert_spin_held(&zone_lock);
 	if (order >= MAX_ORDER)
 		return "order too large";
 	if (page->flags & PG_buddy)
@@ -290,6 +291,7 @@ static void report_bad_free(unsigned long addr, unsigned int order, const char *
 /* Returns a validated block to the free lists.  zone_lock held. */
 static void release_block(struct page *page, unsigned int order)
 {
+	assert_spin_held(&zone_lock);
 	buddy_merge(page, order);
 	free_page_count += 1UL << order;
 }
@@ -521,6 +523,7 @@ static void insert_descending(struct page *page, struct list_head *head)
 {
 	struct list_head *pos = head->next;
 
+	assert_spin_held(&zone_lock);
 	while (pos != head && list_entry(pos, struct page, lru) > page)
 		pos = pos->next;
 	list_add_tail(&page->lru, pos);
@@ -609,6 +612,7 @@ static int validate_free_block(struct page *page, unsigned int order)
 	unsigned long pfn = page_to_pfn(page), i, buddy_pfn;
 	int errors = 0;
 
+	assert_spin_held(&zone_lock);
 	if (!(page->flags & PG_buddy) || page->order != order)
 		validate_err("block at pfn %#lx on order-%u list has flags %#x order %u\n",
 			     pfn, order, page->flags, page->order);

@@ -23,7 +23,37 @@
 #define TINY_FAULT_INJECT_H
 
 #include <tiny/types.h>
+#include <tiny/compiler.h>
 #include <tiny/kconfig.h>
+
+/*
+ * The self-tests' exact failure, part of the page allocator's one fault
+ * hook (should_fail_alloc_page()): the nth alloc_pages() call from now
+ * (1: the next one; calls with order >= MAX_ORDER fail anyway and do not
+ * count) fails as if memory had run out; 0 cancels.  The countdown reads 0
+ * once that failure has happened.  Without CONFIG_SELFTEST nothing is
+ * injected.  Any context, any CPU (the countdown is claimed atomically).
+ */
+extern unsigned long page_alloc_fail_countdown;	/* mm/page_alloc.c */
+static inline void page_alloc_fail_nth(unsigned long n)
+{
+	if (IS_ENABLED(CONFIG_SELFTEST))
+		WRITE_ONCE(page_alloc_fail_countdown, n);
+}
+
+/* Counts one alloc_pages() call down; 1 if it is the one to fail. */
+static inline int page_alloc_nth_fails(void)
+{
+	unsigned long c;
+
+	if (!IS_ENABLED(CONFIG_SELFTEST))
+		return 0;
+	c = READ_ONCE(page_alloc_fail_countdown);
+	while (c && !__atomic_compare_exchange_n(&page_alloc_fail_countdown, &c, c - 1, 0,
+						 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+	return c == 1;
+}
 
 #define FAULT_NAME_LEN	24	/* longest cache name in a filter, NUL included */
 
@@ -69,7 +99,7 @@ static inline int should_failslab(const char *cache, size_t size, gfp_t gfp)
 }
 static inline int should_fail_alloc_page(unsigned int order, gfp_t gfp)
 {
-	return 0;
+	return page_alloc_nth_fails();
 }
 #endif
 

@@ -66,20 +66,6 @@ unsigned long __get_free_pages(gfp_t gfp, unsigned int order);
 #define __get_free_page(gfp)	__get_free_pages((gfp), 0)
 unsigned long get_zeroed_page(gfp_t gfp);
 
-/*
- * Fault injection for the self-tests: the nth alloc_pages() call from now
- * (1: the next one; calls with order >= MAX_ORDER fail anyway and do not
- * count) fails as if memory had run out; 0 cancels.  The countdown reads 0
- * once that failure has happened.  Without CONFIG_SELFTEST nothing is
- * injected.  Any context.
- */
-extern unsigned long page_alloc_fail_countdown;
-static inline void page_alloc_fail_nth(unsigned long n)
-{
-	if (IS_ENABLED(CONFIG_SELFTEST))
-		page_alloc_fail_countdown = n;
-}
-
 /* Cuts an allocated block of 2^order pages into blocks of one page and
  * gives back every page from the nr-th on (as Linux's alloc_pages_exact()
  * does); each of the first nr pages is then freed alone, order 0.  Any

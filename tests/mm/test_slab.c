@@ -11,6 +11,7 @@
  * mm/slab.h.
  */
 #include <tiny/kernel.h>
+#include <tiny/fault_inject.h>
 #include <tiny/irqflags.h>
 #include <tiny/ktest.h>
 #include <tiny/string.h>
