@@ -169,12 +169,6 @@ int mod_timer(struct timer_list *timer, unsigned long expires)
 	return was_pending;
 }
 
-void add_timer(struct timer_list *timer)
-{
-	BUG_ON(timer_pending(timer));
-	mod_timer(timer, timer->expires);
-}
-
 /* del_timer(), telling through *running whether the function is running
  * on some CPU and through *base_out which base the timer is on. */
 static int del_timer_running(struct timer_list *timer, int *running,

@@ -49,7 +49,9 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 				     kmem_cache_ctor_t dtor);
 /* Destroys an empty cache and returns 0; a cache that still has objects in
  * use is reported (name and count) and kept, returning -1, and so is a
- * pointer that is no live cache (a second destroy). */
+ * pointer that is no live cache (a second destroy).  The caller makes sure
+ * nobody allocates from or frees to the cache while it is destroyed, nor
+ * uses it afterwards (that is a use after free: KMEM_BAD_DESTROYED_CACHE). */
 int kmem_cache_destroy(struct kmem_cache *cache);
 void *kmem_cache_alloc(struct kmem_cache *cache, gfp_t flags);
 /* Frees an object of cache; NULL is a no-op.  Anything else that is not a

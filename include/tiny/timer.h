@@ -91,7 +91,6 @@ static inline int timer_pending(const struct timer_list *timer)
 /* (Re)arms timer to fire at expires; returns 1 if it was already pending.
  * Callable from any context, including the timer's own function. */
 int mod_timer(struct timer_list *timer, unsigned long expires);
-void add_timer(struct timer_list *timer);
 /* Disarms timer; returns 1 if it was pending.  Any context. */
 int del_timer(struct timer_list *timer);
 /* del_timer(), then waits until the function is not running on any CPU;
