@@ -9,8 +9,13 @@
  * Contracts (both implementations keep them):
  *   smp_processor_id()  this CPU's number, 0..NR_CPUS-1.  Stable: nothing
  *                       migrates a running context to another CPU.
- *   num_online_cpus()   CPUs started and taking calls (at least 1).
+ *   num_online_cpus()   CPUs started and taking calls (at least 1).  A
+ *                       count, never a bound: the online CPUs' numbers
+ *                       may have holes (a CPU that failed to start), so
+ *                       loops over CPUs use for_each_online_cpu().
  *   cpu_online(cpu)     nonzero if that CPU is up.
+ *   for_each_online_cpu(cpu)
+ *                       loops over the online CPUs' numbers, rising.
  *   smp_call_function(fn, info, wait)
  *                       runs fn(info) on every other online CPU, in
  *                       interrupt context with interrupts off; with wait,
@@ -26,11 +31,20 @@
  *                       included) and returns when all have returned: the
  *                       smp self-tests and the scaling benchmark.
  *                       Returns the number of CPUs that ran it.
+ *
+ * Kernel only (panic() and <tiny/oops.h>):
+ *   smp_stop_other_cpus(timeout_ms)
+ *                       stops every other online CPU for good (even one
+ *                       spinning with interrupts off) and waits until
+ *                       they are stopped, at most timeout_ms; returns how
+ *                       many are still running.  Any context.
+ *   smp_stop_this_cpu() marks this CPU stopped and halts it for good.
  */
 #ifndef TINY_SMP_H
 #define TINY_SMP_H
 
 #include <tiny/kconfig.h>
+#include <tiny/compiler.h>
 #include <tiny/irqflags.h>
 
 #define NR_CPUS		CONFIG_NR_CPUS
@@ -67,6 +81,19 @@ static inline unsigned int smp_run_on_all_cpus(smp_call_func_t fn, void *arg)
 {
 	fn(arg);
 	return 1;
+}
+
+static inline unsigned int smp_stop_other_cpus(unsigned long timeout_ms)
+{
+	(void)timeout_ms;
+	return 0;
+}
+
+__noreturn void arch_halt(void);	/* <tiny/arch.h> */
+
+static inline __noreturn void smp_stop_this_cpu(void)
+{
+	arch_halt();
 }
 #endif
 

@@ -21,6 +21,7 @@ import importlib.util
 import json
 import os
 import re
+import socket
 import struct
 import subprocess
 import sys
@@ -29,7 +30,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-from qemu_console import QemuConsole, EXIT_PASS, Timeout  # noqa: E402
+from qemu_console import QemuConsole, EXIT_FAIL, EXIT_PASS, Timeout  # noqa: E402
+from qemu_console import qemu_arguments, qemu_command  # noqa: E402
 from serial_log import FOOTPRINT_LINES, footprint, layout, read_log, strip  # noqa: E402
 
 PY = "/usr/bin/python3"
@@ -330,14 +332,14 @@ def iso_case(hotkey, alloc):
 
 # ---- exceptions fail the run -----------------------------------------------------------
 
-def fault_case(kind, name, *needles, smp=1):
+def fault_case(kind, name, *needles, smp=1, alloc="slob", suffix="", append=""):
     """fault=KIND makes the kernel raise an exception on purpose: the report
     names it (and says what the needles say), the kernel panics and the
     run fails; with smp > 1 the other CPUs are stopped."""
     def case():
-        log = work(f"fault-{kind}.log")
-        status, text = qemu_run(log, "--kernel", kernel("slob"), "--smp", str(smp), "--append",
-                                f"fault={kind} selftest", timeout=60)
+        log = work(f"fault-{kind}{suffix}-{alloc}-{smp}.log")
+        status, text = qemu_run(log, "--kernel", kernel(alloc), "--smp", str(smp), "--append",
+                                f"fault={kind} selftest {append}", timeout=60)
         problems = []
         if status != 1:
             problems.append(f"qemu-run status {status}, expected 1 (the kernel reports failure)")
@@ -347,7 +349,82 @@ def fault_case(kind, name, *needles, smp=1):
         if r.returncode != 1 or f"CPU exception: {name}" not in r.stdout:
             problems.append("ktap.py does not fail the run naming the exception")
         return problems, text
-    case.__name__ = f"fault_{kind.replace('-', '_')}_reported"
+    case.__name__ = f"fault_{kind.replace('-', '_')}_reported{suffix}"
+    return case
+
+
+class MonitoredConsole(QemuConsole):
+    """A QemuConsole whose QEMU has its human monitor on a Unix socket, for
+    monitor() commands (nmi, ...)."""
+    def __init__(self, boot_args, mem=32, timeout=60):
+        cmd = qemu_command(qemu_arguments().parse_args(list(boot_args) + ["--mem", str(mem)]))
+        self.monitor_path = work(f"monitor-{os.getpid()}.sock")
+        if os.path.exists(self.monitor_path):
+            os.unlink(self.monitor_path)
+        cmd[cmd.index("-monitor") + 1] = f"unix:{self.monitor_path},server=on,wait=off"
+        self.timeout, self.log, self.pos = timeout, "", 0
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT)
+
+    def monitor(self, command, timeout=10):
+        """Runs one monitor command; returns what the monitor answered."""
+        with socket.socket(socket.AF_UNIX) as sk:
+            sk.settimeout(timeout)
+            end = time.monotonic() + timeout
+            while True:
+                try:
+                    sk.connect(self.monitor_path)
+                    break
+                except (FileNotFoundError, ConnectionRefusedError):
+                    if time.monotonic() > end:
+                        raise Timeout(f"no QEMU monitor at {self.monitor_path}")
+                    time.sleep(0.1)
+            answer = b""
+            for send in (None, command):
+                if send:
+                    sk.sendall(send.encode() + b"\n")
+                while not answer.endswith(b"(qemu) "):
+                    answer += sk.recv(4096)
+                if send:
+                    return answer.decode("utf-8", "replace")
+                answer = b""
+
+    def close(self):
+        super().close()
+        if os.path.exists(self.monitor_path):
+            os.unlink(self.monitor_path)
+
+
+def nmi_during_output_case(smp):
+    """An NMI (QEMU monitor "nmi", which every CPU takes) while the console
+    prints a long report: the NMI's report and the panic come out, and the
+    run ends with the failure status, not a hang.  The NMI once stopped the
+    output for good whenever it came inside printk.  Which it hit, inside a
+    printk or between two, is printed."""
+    def case():
+        problems = []
+        with MonitoredConsole(["--kernel", kernel("slab"), "--smp", str(smp), "--append",
+                               "poweroff console"], timeout=120) as q:
+            q.expect(r"tinyslab> ")
+            q.send("slabinfo\r" * 8, delay=0)
+            q.expect(r"slabinfo - version")
+            q.monitor("nmi")
+            try:
+                status = q.wait_exit(60)
+            except Timeout:
+                status = None
+            text = strip(q.log)
+            if status != EXIT_FAIL:
+                problems.append(f"QEMU exit status {status}, expected {EXIT_FAIL} (a panic)")
+            expect_in(text, problems, "*** non-maskable interrupt (vector 2)", "EIP:",
+                      "Kernel panic - not syncing: Fatal exception: non-maskable interrupt")
+            inside = "it came inside a printk on this CPU" in text
+            print(f"# nmi_during_output_smp{smp}: the NMI came "
+                  f"{'inside a printk' if inside else 'between two printks'}")
+            if smp > 1:
+                expect_in(text, problems, "the other CPUs are stopped)")
+            return problems, q.log[-4000:]
+    case.__name__ = f"nmi_during_output_smp{smp}"
     return case
 
 
@@ -803,6 +880,20 @@ CASES = [
     fault_case("stack", "double fault", "is in the guard page below CPU 0's stack"),
     fault_case("stack-ap", "double fault", "on CPU 1:", "is in the guard page below CPU 1's stack",
                "(on CPU 1; the other CPUs are stopped)", smp=2),
+    # a fault inside printk: the report still comes out (it once hung with SMP=y, and
+    # recursed through the debug lock's report into a triple fault in slab_debug)
+    *[fault_case("printk", "page fault", "it came inside a printk on this CPU",
+                 "(NULL pointer dereference)", "vsnprintf+",
+                 smp=n, alloc=a, suffix=f"_{a}_smp{n}") for a in ("slab", "slab_debug")
+      for n in (1, 4)],
+    # panic() waits for the other CPUs to stop before it prints over the console (CPU 2
+    # made slow to stop), and not for ever
+    fault_case("null", "page fault", "(on CPU 0; the other CPUs are stopped)", smp=4,
+               suffix="_smp4", append="smp_delay_stop=2,100"),
+    fault_case("null", "page fault", "(on CPU 0; 1 other CPU(s) did not stop within 3000 ms)",
+               smp=4, suffix="_smp4_cpu_never_stops", append="smp_delay_stop=2,30000"),
+    nmi_during_output_case(1),
+    nmi_during_output_case(4),
     console_ctrl_c,
     console_input_limits,
     console_paste,

@@ -72,6 +72,27 @@ static int skip_sipi_setup(const char *val)
 kernel_param("smp_skip_sipi", skip_sipi_setup,
 	     "=CPU: send that CPU no start-up IPI (to see one that does not answer)");
 
+int parse_cpu_ms(const char *val, unsigned int *cpu, unsigned long *ms)
+{
+	char num[12];
+	const char *comma = strchr(val, ',');
+	unsigned long n, t;
+	int r;
+
+	if (!comma || (size_t)(comma - val) >= sizeof(num))
+		return PARSE_BAD;
+	memcpy(num, val, (size_t)(comma - val));
+	num[comma - val] = '\0';
+	r = parse_ulong(num, 1, NR_CPUS - 1, &n);
+	if (!r)
+		r = parse_ulong(comma + 1, 0, 60000, &t);
+	if (r)
+		return r;
+	*cpu = (unsigned int)n;
+	*ms = t;
+	return 0;
+}
+
 static int page_is_free_low_ram(unsigned long p)
 {
 	int i, in_ram = 0;

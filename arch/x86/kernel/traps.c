@@ -11,6 +11,7 @@
 #include <asm/processor.h>
 #include <tiny/string.h>
 #include <tiny/arch.h>
+#include <tiny/oops.h>
 #include <tiny/smp.h>
 #ifdef CONFIG_SMP
 #include <asm/apic.h>
@@ -133,13 +134,22 @@ static void explain_page_fault(const struct pt_regs *regs)
 	       addr, addr < 4096 ? " (NULL pointer dereference)" : "");
 }
 
-/* Reports a CPU exception raised by kernel code and panics. */
+/* Reports a CPU exception raised by kernel code (or an NMI) and panics.
+ * One CPU reports (<tiny/oops.h>); a fault while reporting gets one line. */
 static __noreturn void die(struct pt_regs *regs)
 {
 	u32 v = regs->vector;
+	int in_printk = printk_depth();
 
+	if (oops_begin() > 1) {
+		printk(KERN_EMERG "*** %s (vector %u) at EIP %08x %pS, while reporting a crash\n",
+		       exception_names[v], v, regs->eip, (void *)(uintptr_t)regs->eip);
+		panic("Fatal exception while reporting one: %s", exception_names[v]);
+	}
 	printk(KERN_EMERG "*** %s (vector %u), error code %08x, at EIP %08x %pS\n",
 	       exception_names[v], v, regs->error_code, regs->eip, (void *)(uintptr_t)regs->eip);
+	if (in_printk)
+		printk(KERN_EMERG "(it came inside a printk on this CPU; that message is lost or cut short)\n");
 	if (v == 14)
 		explain_page_fault(regs);
 	show_regs(regs);
@@ -249,6 +259,7 @@ int arch_trigger_fault(const char *kind)
 {
 	volatile int zero = 0, dividend = 1;
 	volatile char start[2] = { 0, 0 };
+	const char *volatile bad_string = (const char *)8;
 
 	if (!strcmp(kind, "divide"))
 		return dividend / zero;
@@ -262,5 +273,7 @@ int arch_trigger_fault(const char *kind)
 		return recurse_forever(start);
 	else if (!strcmp(kind, "stack-ap"))
 		return trigger_ap_stack_overflow();
+	else if (!strcmp(kind, "printk"))	/* a page fault inside printk */
+		return printk(KERN_EMERG "fault=printk: %s\n", bad_string);
 	return -1;
 }

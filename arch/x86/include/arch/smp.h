@@ -83,7 +83,8 @@ void smp_boot_cpus(void);
 /* The CPUs that should be online: those the firmware listed (up to
  * NR_CPUS), at most maxcpus=. */
 unsigned int smp_expected_cpus(void);
-/* Stops every other CPU (an NMI): panic() calls it.  Any context. */
-void smp_stop_other_cpus(void);
+/* See <tiny/smp.h> (kernel only, for panic() and <tiny/oops.h>). */
+unsigned int smp_stop_other_cpus(unsigned long timeout_ms);
+__noreturn void smp_stop_this_cpu(void);
 
 #endif /* ARCH_SMP_H */
