@@ -720,6 +720,27 @@ def smp_cpus_left_out():
     return problems, text
 
 
+def smp_late_ap():
+    """The boot CPU and a late AP both claim the AP's state by compare-and-swap,
+    and exactly one wins: an AP that answers after the 2 s wait (smp_delay_ap=1,3000)
+    finds itself claimed failed and parks, uncounted, and the self-tests run on the
+    other three; one that is slow but in time (smp_delay_ap=1,500) is online.  (The
+    AP once counted itself online after the boot CPU had given it up.)"""
+    problems, texts = [], []
+    for delay, needles in (
+            (3000, ["smp: CPU 1 (APIC id 1) did not answer in 2000 ms: left out",
+                    "smp: CPU 1 answered after that and parked itself", "smp: 3 of 4 CPUs online"]),
+            (500, ["smp: CPU 1 (APIC id 1) online", "smp: 4 of 4 CPUs online"])):
+        log = work(f"smp-late-ap-{delay}.log")
+        status, text = qemu_run(log, "--kernel", kernel("slab"), "--smp", "4", "--append",
+                                f"smp_delay_ap=1,{delay} selftest=smp_arch", timeout=240)
+        texts.append(text)
+        if status != 0:
+            problems.append(f"smp_delay_ap=1,{delay}: qemu-run status {status}, expected 0")
+        expect_in(text, problems, *needles, "selftest: PASS")
+    return problems, "\n".join(texts)
+
+
 def compare_tool():
     small_trace()
     out = work("compare")
@@ -912,6 +933,7 @@ CASES = [
     smp_console_case("slab"),
     smp_console_case("slob"),
     smp_cpus_left_out,
+    smp_late_ap,
     kmem_debug_console_case("slab"),
     kmem_debug_console_case("slob"),
     kmem_debug_trace_case("slab"),
