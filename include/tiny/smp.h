@@ -19,12 +19,16 @@
  *   smp_call_function(fn, info, wait)
  *                       runs fn(info) on every other online CPU, in
  *                       interrupt context with interrupts off; with wait,
- *                       returns once all have returned.  Call it from
- *                       process context with interrupts enabled (two CPUs
- *                       calling each other with interrupts off would wait
- *                       forever).  Returns 0.
+ *                       returns once all have returned.  Returns 0.
+ *                       Call it from process context with interrupts
+ *                       enabled: with interrupts off (where two CPUs
+ *                       calling each other would wait for ever) it runs
+ *                       fn nowhere, warns (one report) and returns -1,
+ *                       however many CPUs are online, with or without
+ *                       CONFIG_SMP.
  *   on_each_cpu(fn, info, wait)
- *                       the same, and fn(info) here too, interrupts off.
+ *                       the same, and fn(info) here too, interrupts off
+ *                       (with interrupts off: here only, and -1).
  *   smp_run_on_all_cpus(fn, arg)
  *                       runs fn(arg) in process context, interrupts
  *                       enabled, on every online CPU at once (this one
@@ -46,6 +50,7 @@
 #include <tiny/kconfig.h>
 #include <tiny/compiler.h>
 #include <tiny/irqflags.h>
+#include <tiny/bug.h>
 
 #define NR_CPUS		CONFIG_NR_CPUS
 
@@ -74,7 +79,7 @@ static inline int smp_call_function(smp_call_func_t fn, void *info, int wait)
 	(void)fn;
 	(void)info;
 	(void)wait;
-	return 0;
+	return WARN_ON(irqs_disabled()) ? -1 : 0;
 }
 
 static inline unsigned int smp_run_on_all_cpus(smp_call_func_t fn, void *arg)

@@ -393,12 +393,10 @@ int smp_call_function(smp_call_func_t fn, void *info, int wait)
 	struct call_data *d = &calls[me];
 	int *counter = wait ? &d->done : &d->taken;
 
+	if (WARN_ON(irqs_disabled()))
+		return -1;	/* <tiny/smp.h>: two such callers would wait for ever */
 	if (n == 1)
 		return 0;
-	if (irqs_disabled()) {
-		WARN_ON(irqs_disabled());	/* two such callers would wait forever */
-		return -1;
-	}
 	__atomic_store_n(&d->taken, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&d->done, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&d->info, info, __ATOMIC_RELAXED);

@@ -320,6 +320,28 @@ static void call_function_reaches_every_other_cpu(struct ktest *t)
 		KTEST_EXPECT_EQ(t, p.ran[cpu], 1);
 }
 
+/* With interrupts off smp_call_function() runs fn nowhere, warns and
+ * returns -1, and on_each_cpu() runs it here only: the same contract in
+ * the kernel and on the host, at one CPU or several (<tiny/smp.h>). */
+static void call_function_refused_with_interrupts_off(struct ktest *t)
+{
+	struct call_probe p;
+	unsigned int cpu, me = smp_processor_id();
+	unsigned long flags;
+	int r, each;
+
+	memset(&p, 0, sizeof(p));
+	ktest_expect_reports(t, 2);
+	local_irq_save(flags);
+	r = smp_call_function(call_probe_fn, &p, 1);
+	each = on_each_cpu(call_probe_fn, &p, 1);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, r, -1);
+	KTEST_EXPECT_EQ(t, each, -1);
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		KTEST_EXPECT_EQ(t, p.ran[cpu], cpu == me ? 1 : 0);
+}
+
 /* ---- timers ------------------------------------------------------------------- */
 
 struct cpu_timer {
@@ -806,6 +828,7 @@ static const struct ktest_case smp_cases[] = {
 	KTEST_CASE(lock_torture_counts_exact),
 	KTEST_CASE(debug_lock_reports_other_cpus),
 	KTEST_CASE(call_function_reaches_every_other_cpu),
+	KTEST_CASE(call_function_refused_with_interrupts_off),
 	KTEST_CASE(timers_run_where_armed),
 	KTEST_CASE(frees_handed_to_other_cpus),
 	KTEST_CASE(timer_and_process_allocate_on_every_cpu),
