@@ -157,6 +157,50 @@ static __noreturn void die(struct pt_regs *regs)
 	panic("Fatal exception: %s", exception_names[v]);
 }
 
+/*
+ * probe_read_u32(addr, val): reads a word that may be unmapped.  A page
+ * fault on its one load is not a crash: the fault handler finds the load
+ * in exception_fixups[] and resumes at its fixup, which returns -1.
+ */
+__asm__(".text\n"
+	".globl probe_read_u32\n"
+	".type probe_read_u32, @function\n"
+	"probe_read_u32:\n\t"
+	"movl 4(%esp), %ecx\n"
+	"probe_read_load:\n\t"
+	"movl (%ecx), %eax\n\t"
+	"movl 8(%esp), %ecx\n\t"
+	"movl %eax, (%ecx)\n\t"
+	"xorl %eax, %eax\n\t"
+	"ret\n"
+	"probe_read_fixup:\n\t"
+	"movl $-1, %eax\n\t"
+	"ret\n"
+	".size probe_read_u32, . - probe_read_u32\n");
+
+extern const char probe_read_load[], probe_read_fixup[];
+
+/* Instructions allowed to fault, and where each goes on instead. */
+static const struct {
+	const char *insn, *fixup;
+} exception_fixups[] = {
+	{ probe_read_load, probe_read_fixup },
+};
+
+/* Resumes a fault of an instruction in exception_fixups[] at its fixup;
+ * returns 0 if the instruction is not there. */
+static int fixup_exception(struct pt_regs *regs)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(exception_fixups); i++)
+		if (regs->eip == (u32)(uintptr_t)exception_fixups[i].insn) {
+			regs->eip = (u32)(uintptr_t)exception_fixups[i].fixup;
+			return 1;
+		}
+	return 0;
+}
+
 /* Called by every stub in entry.S with the saved frame. */
 void do_trap(struct pt_regs *regs)
 {
@@ -164,6 +208,8 @@ void do_trap(struct pt_regs *regs)
 		do_irq(regs);
 	else if (apic_vector(regs->vector))
 		do_apic_interrupt(regs);
+	else if (regs->vector == 14 && fixup_exception(regs))
+		return;
 	else {
 		if (regs->vector == 2)
 			nmi_stop_check();

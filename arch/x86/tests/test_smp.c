@@ -16,7 +16,9 @@
 #include <tiny/smp.h>
 #include <tiny/spinlock.h>
 #include <tiny/timer.h>
+#include <tiny/string.h>
 #include <asm/apic.h>
+#include <asm/desc.h>
 #include <asm/paging.h>
 #include <asm/processor.h>
 
@@ -271,9 +273,30 @@ static void ap_stacks_have_guard_pages(struct ktest *t)
 	}
 }
 
+static unsigned long flushes_before[NR_CPUS];
+
+static void note_tlb_flushes(void)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		flushes_before[cpu] = x86_cpus[cpu].tlb_flushes;
+}
+
+/* Online CPUs that have not flushed their TLB since note_tlb_flushes(). */
+static unsigned int cpus_not_flushed(void)
+{
+	unsigned int cpu, n = 0;
+
+	for_each_online_cpu(cpu)
+		n += x86_cpus[cpu].tlb_flushes == flushes_before[cpu];
+	return n;
+}
+
 /* A guard page inside a 4 MiB page splits it into a page table that maps
  * the other 1023 pages exactly as before; the guard's own entry is empty;
- * unguarding joins the 4 MiB page again and frees the table (no page lost). */
+ * unguarding joins the 4 MiB page again and frees the table (no page
+ * lost), once every online CPU flushed its TLB. */
 static void guard_page_splits_a_large_page(struct ktest *t)
 {
 	unsigned long free_before = nr_free_pages();
@@ -294,7 +317,9 @@ static void guard_page_splits_a_large_page(struct ktest *t)
 		ktest_skip(t, "the block at %#lx is not mapped by a 4 MiB page", base);
 		return;
 	}
+	note_tlb_flushes();
 	KTEST_ASSERT_EQ(t, paging_guard_page(guard), 0);
+	KTEST_EXPECT_EQ(t, cpus_not_flushed(), 0u);
 	KTEST_EXPECT_EQ(t, paging_entry(guard), 0u);
 	for (a = base & ~0x3fffffUL; a < (base & ~0x3fffffUL) + 0x400000UL; a += PAGE_SIZE) {
 		e = paging_entry(a);
@@ -303,12 +328,78 @@ static void guard_page_splits_a_large_page(struct ktest *t)
 			bad++;
 	}
 	KTEST_EXPECT_EQ(t, bad, 0u);
+	note_tlb_flushes();
 	paging_unguard_page(guard);
+	KTEST_EXPECT_EQ(t, cpus_not_flushed(), 0u);
 	/* joined again: the 4 MiB page as before (the CPU may have set its
 	 * accessed and dirty bits), and the page table given back */
 	KTEST_EXPECT_EQ(t, paging_entry(guard) & ~0x60u, before & ~0x60u);
 	__free_pages(block, MAX_ORDER - 1);
 	KTEST_EXPECT_EQ(t, nr_free_pages(), free_before);
+}
+
+struct probe {
+	unsigned long addr;
+	int faulted[NR_CPUS];
+	u32 value[NR_CPUS];
+};
+
+/* Each CPU reads the probe's address, a fault caught (probe_read_u32()). */
+static void probe_here(void *arg)
+{
+	struct probe *p = arg;
+	unsigned int cpu = smp_processor_id();
+
+	p->faulted[cpu] = probe_read_u32((const void *)p->addr, &p->value[cpu]) != 0;
+}
+
+/* Online CPUs other than this one whose read faulted, and whose read got
+ * a value other than want. */
+static void probe_others(struct probe *p, unsigned int *faults, unsigned int *wrong, u32 want)
+{
+	unsigned int cpu;
+
+	memset(p->faulted, 0, sizeof(p->faulted));
+	memset(p->value, 0, sizeof(p->value));
+	smp_call_function(probe_here, p, 1);
+	*faults = *wrong = 0;
+	for_each_online_cpu(cpu) {
+		if (cpu == smp_processor_id())
+			continue;
+		*faults += p->faulted[cpu];
+		*wrong += !p->faulted[cpu] && p->value[cpu] != want;
+	}
+}
+
+/* A page made a guard while the other CPUs run faults on each of them at
+ * once, although each had just read it (its TLB held the translation):
+ * the unmap is shot down everywhere.  Mapped again, it reads again. */
+static void guard_made_while_others_run_faults_there(struct ktest *t)
+{
+	unsigned long page = __get_free_page(GFP_KERNEL);
+	unsigned int faults, wrong, others = num_online_cpus() - 1;
+	struct probe p;
+
+	if (!others) {
+		ktest_skip(t, "needs 2 CPUs, 1 online");
+		free_page(page);
+		return;
+	}
+	KTEST_ASSERT_NE(t, page, 0ul);
+	*(volatile u32 *)page = 0x5a5aa5a5u;
+	p.addr = page;
+	probe_others(&p, &faults, &wrong, 0x5a5aa5a5u);
+	KTEST_EXPECT_EQ(t, faults, 0u);
+	KTEST_EXPECT_EQ(t, wrong, 0u);
+	KTEST_ASSERT_EQ(t, paging_guard_page(page), 0);
+	probe_others(&p, &faults, &wrong, 0x5a5aa5a5u);
+	ktest_info(t, "the read faulted on %u of the %u other CPUs", faults, others);
+	KTEST_EXPECT_EQ(t, faults, others);
+	paging_unguard_page(page);
+	probe_others(&p, &faults, &wrong, 0x5a5aa5a5u);
+	KTEST_EXPECT_EQ(t, faults, 0u);
+	KTEST_EXPECT_EQ(t, wrong, 0u);
+	free_page(page);
 }
 
 static const struct ktest_case smp_arch_cases[] = {
@@ -322,6 +413,7 @@ static const struct ktest_case smp_arch_cases[] = {
 	KTEST_CASE(ticket_lock_keeps_count_exact),
 	KTEST_CASE(ap_stacks_have_guard_pages),
 	KTEST_CASE(guard_page_splits_a_large_page),
+	KTEST_CASE(guard_made_while_others_run_faults_there),
 	{}
 };
 

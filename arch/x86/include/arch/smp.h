@@ -40,6 +40,7 @@ struct x86_cpu {
 	unsigned long calls;		/* smp_call_function() requests served */
 	u64 online_tsc;			/* TSC when it came online (its own TSC) */
 	int answered_late;		/* came up after the boot CPU claimed it failed */
+	unsigned long tlb_flushes;	/* shootdowns done (paging.c) */
 } __aligned(64);
 
 extern struct x86_cpu x86_cpus[CONFIG_NR_CPUS];
