@@ -741,6 +741,65 @@ def smp_late_ap():
     return problems, "\n".join(texts)
 
 
+def smpbench_ctrl_c():
+    """Ctrl-C stops smpbench within a second of its arrival (at -smp 4, SLOB, whose
+    operations are slowest there): during the 1-CPU run of 4294967295 operations
+    (which once locked the console out) and during a run on 2 CPUs; it says how far
+    it got, every object is freed and the allocator stays consistent."""
+    problems = []
+    with QemuConsole(["--kernel", kernel("slob"), "--smp", "4"], timeout=120) as q:
+        q.expect(r"tinyslab> ", timeout=180)
+        before = memfree_after_shrink(q)
+        for line, wait_for, ncpus in (("smpbench 4294967295", r"smpbench: 4294967295 alloc", 1),
+                                      ("smpbench 400000", r"smpbench:  1 CPU\(s\):.*\n", 2)):
+            q.send(line + "\r")
+            q.expect(wait_for, timeout=600)
+            time.sleep(1.0)
+            q.send("\x03")
+            start = time.monotonic()
+            try:
+                out = strip(q.expect(r"tinyslab> ", timeout=30))
+            except Timeout:
+                problems.append(f"{line!r}: no prompt within 30 s of Ctrl-C")
+                return problems, q.log
+            took = time.monotonic() - start
+            print(f"# smpbench_ctrl_c: {line!r}: the prompt came {took:.2f} s after Ctrl-C")
+            if took > 5:
+                problems.append(f"{line!r}: Ctrl-C took {took:.1f} s")
+            if not re.search(rf"smpbench: interrupted in the run on {ncpus} CPU\(s\), after \d+ of "
+                             r"its \d+ operations", out):
+                problems.append(f"{line!r}: no 'interrupted in the run on {ncpus} CPU(s)' after "
+                                "Ctrl-C")
+            after = memfree_after_shrink(q)
+            if after != before:
+                problems.append(f"{line!r}: MemFree, Slab {after} kB after Ctrl-C, {before} before")
+        q.send("validate\r")
+        expect_in(strip(q.expect(r"tinyslab> ")), problems, "validate: 0 inconsistencies found")
+        return problems, q.log
+
+
+def selftest_ctrl_c_between_cases():
+    """Ctrl-C during a suite (smp at -smp 2, right after its first case) stops the
+    selftest command after the case that runs: the rest of the suite is reported
+    skipped, the verdict says interrupted, and the prompt comes back.  (It used to
+    stop only between suites, after the whole smp suite.)"""
+    problems = []
+    with QemuConsole(["--kernel", kernel("slab"), "--smp", "2"], timeout=120) as q:
+        q.expect(r"tinyslab> ", timeout=180)
+        q.send("selftest smp\r")
+        q.expect(r"ok 1 trylock_takes_only_a_free_lock", timeout=120)
+        q.send("\x03")
+        try:
+            out = strip(q.expect(r"tinyslab> ", timeout=120))
+        except Timeout:
+            return problems + ["no prompt within 120 s of Ctrl-C"], q.log
+        skipped = re.findall(r"ok \d+ (\w+) # SKIP interrupted \(Ctrl-C\)", out)
+        if not skipped or "stress_on_every_cpu" not in skipped:
+            problems.append(f"the cases after Ctrl-C were not skipped: {skipped}")
+        expect_in(out, problems, "selftest: interrupted after 1 of 1 runs")
+        return problems, q.log
+
+
 def compare_tool():
     small_trace()
     out = work("compare")
@@ -934,6 +993,8 @@ CASES = [
     smp_console_case("slob"),
     smp_cpus_left_out,
     smp_late_ap,
+    smpbench_ctrl_c,
+    selftest_ctrl_c_between_cases,
     kmem_debug_console_case("slab"),
     kmem_debug_console_case("slob"),
     kmem_debug_trace_case("slab"),
