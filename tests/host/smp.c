@@ -444,20 +444,45 @@ unsigned int smp_run_on_all_cpus(smp_call_func_t fn, void *arg)
 	return n;
 }
 
+static double seconds_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* --sync-ticks: waits until every other CPU has taken the tick it was
+ * sent, at most SYNC_TICK_WAIT seconds, so that a CPU slow in an interrupt
+ * slows the ticks down instead of missing them: a test waiting "ten
+ * seconds of ticks" for another CPU then waits about as long as that. */
+#define SYNC_TICK_WAIT	0.01
+static void wait_others_ticked(void)
+{
+	double end = seconds_now() + SYNC_TICK_WAIT;
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		while (cpu != smp_processor_id() &&
+		       __atomic_load_n(&cpus[cpu].tick_due, __ATOMIC_ACQUIRE) &&
+		       seconds_now() < end)
+			cpu_relax();
+}
+
 /* The self-tests' wait: with a ticking timer, sleep until jiffies has
  * moved on; without one (--sync-ticks), tick every CPU that many times
- * (this one at once, the others as soon as they take the interrupt) and
- * then wait for CPU 0's ticks to move jiffies. */
+ * (this one at once, the others as soon as they take the interrupt, each
+ * tick after the others took the last) and then wait for CPU 0's ticks
+ * to move jiffies. */
 void ktest_wait_ticks(unsigned long ticks)
 {
 	unsigned long end = jiffies + ticks;
 	struct timespec pause = { 0, 20000 };
-	unsigned int cpu, n;
+	unsigned int cpu;
 
 	if (sync_ticks) {
 		while (ticks--) {
-			n = num_online_cpus();
-			for (cpu = 0; cpu < n; cpu++) {
+			for_each_online_cpu(cpu) {
 				if (cpu == smp_processor_id())
 					continue;
 				__atomic_store_n(&cpus[cpu].tick_due, 1, __ATOMIC_RELEASE);
@@ -467,6 +492,7 @@ void ktest_wait_ticks(unsigned long ticks)
 			/* the others' ticks and ours stay in step */
 			while (time_before(jiffies, end - ticks))
 				cpu_relax();
+			wait_others_ticked();
 		}
 		return;
 	}

@@ -741,6 +741,48 @@ def smp_late_ap():
     return problems, "\n".join(texts)
 
 
+def smp_cpu_hole_case(alloc, skip):
+    """-smp 4 with CPU skip held back (smp_skip_sipi=): CPU numbers with a hole.
+    smpbench runs on 1, 2 and 3 CPUs (it once hung after the 1-CPU line),
+    stress stays clean, the smp suites pass (they once panicked in mod_timer),
+    an out-of-range smpbench count is refused, and halt ends the run."""
+    def case():
+        problems = []
+        with QemuConsole(["--kernel", kernel(alloc), "--smp", "4", "--append",
+                          f"smp_skip_sipi={skip} console"], timeout=120) as q:
+            boot = strip(q.expect(r"tinyslab> ", timeout=180))
+            expect_in(boot, problems, f"smp: CPU {skip} (APIC id {skip}) did not answer in",
+                      "smp: 3 of 4 CPUs online")
+
+            def cmd(line, timeout, *needles):
+                q.send(line + "\r")
+                try:
+                    out = strip(q.expect(r"tinyslab> ", timeout=timeout))
+                except Timeout:
+                    problems.append(f"{line!r}: no prompt within {timeout} s")
+                    return ""
+                expect_in(out, problems, *needles)
+                return out
+
+            out = cmd("smpbench 2000", 300, "smpbench:  1 CPU(s):", "smpbench:  2 CPU(s):",
+                      "smpbench:  3 CPU(s):", "allocs+frees per million cycles, x")
+            cpus = re.findall(r"smpbench:  3 CPU\(s\):.*cycles/op on CPU((?: \d+:\d+)+)", out)
+            if cpus and sorted(int(c.split(":")[0]) for c in cpus[0].split()) != \
+                    sorted({0, 1, 2, 3} - {skip}):
+                problems.append(f"smpbench ran on CPUs {cpus[0]}, not the online ones")
+            cmd("stress 20000", 300, "stress: 20000 operations, no corruption")
+            cmd("selftest smp_arch,smp", 900, "selftest: PASS")
+            cmd("smpbench 4294967296", 30, "smpbench: 4294967296 is out of range (1 to 4294967295)",
+                "usage: smpbench")
+            cmd("validate", 60, "validate: 0 inconsistencies found")
+            q.send("halt\r")
+            if q.wait_exit(30) != EXIT_PASS:
+                problems.append("halt: QEMU did not exit with the pass status")
+            return problems, q.log
+    case.__name__ = f"smp_cpu_hole_{alloc}"
+    return case
+
+
 def smpbench_ctrl_c():
     """Ctrl-C stops smpbench within a second of its arrival (at -smp 4, SLOB, whose
     operations are slowest there): during the 1-CPU run of 4294967295 operations
@@ -993,6 +1035,8 @@ CASES = [
     smp_console_case("slob"),
     smp_cpus_left_out,
     smp_late_ap,
+    smp_cpu_hole_case("slab", 1),
+    smp_cpu_hole_case("slob", 2),
     smpbench_ctrl_c,
     selftest_ctrl_c_between_cases,
     kmem_debug_console_case("slab"),
