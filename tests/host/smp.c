@@ -367,22 +367,21 @@ void host_smp_stop(void)
 
 void host_start_ticks(unsigned int usec)
 {
-	unsigned int cpu, n;
+	unsigned int cpu;
 
 	cpu0_setup();
 	__atomic_store_n(&tick_usec, usec, __ATOMIC_RELAXED);
 	sync_ticks = 0;
-	n = num_online_cpus();
-	for (cpu = 0; cpu < n; cpu++)
+	for_each_online_cpu(cpu)
 		arm_tick(&cpus[cpu], usec);
 }
 
 void host_stop_ticks(void)
 {
-	unsigned int cpu, n = num_online_cpus();
+	unsigned int cpu;
 
 	__atomic_store_n(&tick_usec, 0, __ATOMIC_RELAXED);
-	for (cpu = 0; cpu < n; cpu++)
+	for_each_online_cpu(cpu)
 		arm_tick(&cpus[cpu], 0);	/* a zero value disarms it */
 	sync_ticks = 1;
 }
@@ -401,7 +400,7 @@ int smp_call_function(smp_call_func_t fn, void *info, int wait)
 	__atomic_store_n(&d->done, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&d->info, info, __ATOMIC_RELAXED);
 	__atomic_store_n(&d->fn, fn, __ATOMIC_RELEASE);
-	for (cpu = 0; cpu < n; cpu++) {
+	for_each_online_cpu(cpu) {
 		if (cpu == me)
 			continue;
 		__atomic_fetch_or(&cpus[cpu].calls_pending, 1UL << me, __ATOMIC_RELEASE);
@@ -424,9 +423,11 @@ unsigned int smp_run_on_all_cpus(smp_call_func_t fn, void *arg)
 		WARN_ON(smp_processor_id() != 0);	/* only CPU 0 posts work here */
 		return 0;
 	}
-	for (cpu = 1; cpu < n; cpu++) {
+	for_each_online_cpu(cpu) {
 		struct host_cpu *c = &cpus[cpu];
 
+		if (!cpu)
+			continue;
 		gen = __atomic_load_n(&c->done_gen, __ATOMIC_RELAXED) + 1;
 		c->work_fn = fn;
 		c->work_arg = arg;
@@ -434,7 +435,7 @@ unsigned int smp_run_on_all_cpus(smp_call_func_t fn, void *arg)
 		kick(cpu);
 	}
 	fn(arg);
-	for (cpu = 1; cpu < n; cpu++) {
+	for_each_online_cpu(cpu) {
 		struct host_cpu *c = &cpus[cpu];
 
 		while (__atomic_load_n(&c->done_gen, __ATOMIC_ACQUIRE) !=
