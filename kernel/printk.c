@@ -107,8 +107,10 @@ static void emit(const char *text, int level, int cut)
 	}
 	if (level == LOGLEVEL_CONT)
 		level = line_open ? last_level : LOGLEVEL_DEFAULT;
-	else if (line_open)
+	else if (line_open) {
 		console_out("\n", 1);	/* a new message ends an open line */
+		line_open = 0;
+	}
 	last_level = level;
 	if (level > console_loglevel || !len)
 		return;
@@ -126,6 +128,20 @@ static int try_own_console(int me)
 					   __ATOMIC_RELAXED);
 }
 
+/* Takes the console from a CPU that holds it but does not write. */
+static void take_console_over(int me)
+{
+	int owner = __atomic_exchange_n(&console_owner, me, __ATOMIC_ACQUIRE);
+	char note[96];
+
+	line_open = 1;		/* whatever the owner wrote last stays apart */
+	if (owner == NO_OWNER)
+		return;
+	snprintf(note, sizeof(note), "printk: CPU %d holds the console without writing: "
+		 "taken over\n", owner);
+	emit(note, 0, 0);
+}
+
 /* The crash-reporting CPU's wait: while the owner writes, or until
  * panic() busts the console; then the console is taken over. */
 static void wait_or_take_console(int me)
@@ -135,13 +151,12 @@ static void wait_or_take_console(int me)
 	while (!try_own_console(me)) {
 		unsigned long now = __atomic_load_n(&console_progress, __ATOMIC_RELAXED);
 
-		if (now != seen) {
+		if (!__atomic_load_n(&console_busted, __ATOMIC_RELAXED) && now != seen) {
 			seen = now;
 			spins = 0;
 		} else if (__atomic_load_n(&console_busted, __ATOMIC_RELAXED) ||
 			   ++spins > CONSOLE_STUCK_SPINS) {
-			__atomic_store_n(&console_owner, me, __ATOMIC_RELAXED);
-			line_open = 1;	/* whatever the owner wrote last stays apart */
+			take_console_over(me);
 			return;
 		}
 		cpu_relax();
@@ -168,6 +183,17 @@ static void release_console(int me)
 {
 	__atomic_compare_exchange_n(&console_owner, &me, NO_OWNER, 0, __ATOMIC_RELEASE,
 				    __ATOMIC_RELAXED);
+}
+
+void printk_hold_console(int *held)
+{
+	int me = (int)smp_processor_id();
+
+	while (!try_own_console(me))
+		cpu_relax();
+	__atomic_store_n(held, 1, __ATOMIC_RELEASE);
+	for (;;)
+		cpu_relax();
 }
 
 void printk_bust(void)

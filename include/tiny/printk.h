@@ -30,6 +30,9 @@ void printk_bust(void);
 /* printk calls in progress on this CPU (more than 0: an interrupt or a
  * fault came inside one). */
 int printk_depth(void);
+/* A test aid (fault=console-stuck): takes the console, sets *held and
+ * spins for good, never writing, as a CPU hung while printing would. */
+__noreturn void printk_hold_console(int *held);
 
 /* Splits the KERN_<LEVEL> marker off *text; returns its level,
  * LOGLEVEL_CONT, or LOGLEVEL_DEFAULT for a message without one. */

@@ -1008,6 +1008,10 @@ CASES = [
                  "(NULL pointer dereference)", "vsnprintf+",
                  smp=n, alloc=a, suffix=f"_{a}_smp{n}") for a in ("slab", "slab_debug")
       for n in (1, 4)],
+    # a CPU hung holding the console: the crashing CPU waits while nothing is written,
+    # then takes the console over
+    fault_case("console-stuck", "page fault", "printk: CPU 1 holds the console without writing: "
+               "taken over", "(on CPU 0; the other CPUs are stopped)", smp=2),
     # panic() waits for the other CPUs to stop before it prints over the console (CPU 2
     # made slow to stop), and not for ever
     fault_case("null", "page fault", "(on CPU 0; the other CPUs are stopped)", smp=4,

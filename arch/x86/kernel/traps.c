@@ -281,6 +281,31 @@ static void overflow_cpu1_stack(void *unused)
 		recurse_forever(start);
 }
 
+/* Runs on every other CPU (IPI): CPU 1 takes the console and hangs. */
+static void hold_console_on_cpu1(void *held)
+{
+	if (smp_processor_id() == 1)
+		printk_hold_console(held);
+}
+
+/* fault=console-stuck: CPU 1 holds the console for good, then this CPU
+ * faults; its report must still come out. */
+static int trigger_fault_with_console_stuck(void)
+{
+	static int held;
+	volatile uintptr_t null = 0;
+	unsigned int ms;
+
+	if (!cpu_online(1)) {
+		pr_err("fault=console-stuck: CPU 1 is not online (boot with 2 CPUs or more)\n");
+		return 0;
+	}
+	smp_call_function(hold_console_on_cpu1, &held, 0);
+	for (ms = 0; ms < 2000 && !__atomic_load_n(&held, __ATOMIC_ACQUIRE); ms++)
+		mdelay(1);
+	return *(volatile int *)null;
+}
+
 /* fault=stack-ap: makes CPU 1 overflow its own stack, from an IPI. */
 static int trigger_ap_stack_overflow(void)
 {
@@ -297,6 +322,12 @@ static int trigger_ap_stack_overflow(void)
 static int trigger_ap_stack_overflow(void)
 {
 	pr_err("fault=stack-ap: needs an SMP kernel\n");
+	return 0;
+}
+
+static int trigger_fault_with_console_stuck(void)
+{
+	pr_err("fault=console-stuck: needs an SMP kernel\n");
 	return 0;
 }
 #endif
@@ -319,6 +350,8 @@ int arch_trigger_fault(const char *kind)
 		return recurse_forever(start);
 	else if (!strcmp(kind, "stack-ap"))
 		return trigger_ap_stack_overflow();
+	else if (!strcmp(kind, "console-stuck"))
+		return trigger_fault_with_console_stuck();
 	else if (!strcmp(kind, "printk"))	/* a page fault inside printk */
 		return printk(KERN_EMERG "fault=printk: %s\n", bad_string);
 	return -1;
