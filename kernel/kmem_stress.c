@@ -239,9 +239,9 @@ int kmem_stress_run(unsigned int ncpus, unsigned long ops_per_cpu,
 }
 
 /* Every CPU's operations over the slowest one's cycles, per million
- * cycles: the run's throughput (the host's bench-smp gives the same per
- * second). */
-static unsigned long long ops_per_mcycle(const struct kmem_stress_result *res)
+ * cycles, in hundredths: the run's throughput (the host's bench-smp gives
+ * the same per second). */
+static unsigned long long ops_per_mcycle_x100(const struct kmem_stress_result *res)
 {
 	unsigned long long ops = 0, slowest = 1;
 	unsigned int slot;
@@ -251,18 +251,19 @@ static unsigned long long ops_per_mcycle(const struct kmem_stress_result *res)
 		if (res->cycles[slot] > slowest)
 			slowest = res->cycles[slot];
 	}
-	return ops * 1000000ULL / slowest;
+	return ops * 100000000ULL / slowest;
 }
 
 /* One line of the report: n CPUs' throughput against one CPU's, then each
  * CPU's cycles per operation. */
 static void report_line(const struct kmem_stress_result *res, unsigned long long base)
 {
-	unsigned long long rate = ops_per_mcycle(res), ratio = rate * 100 / base;
+	unsigned long long rate = ops_per_mcycle_x100(res), ratio = rate * 100 / base;
 	unsigned int slot;
 
-	printk("smpbench: %2u CPU(s): %llu allocs+frees per million cycles, x%llu.%02llu of 1 CPU; "
-	       "cycles/op on CPU", res->ncpus, rate, ratio / 100, ratio % 100);
+	printk("smpbench: %2u CPU(s): %llu.%02llu allocs+frees per million cycles, "
+	       "x%llu.%02llu of 1 CPU; cycles/op on CPU", res->ncpus, rate / 100, rate % 100,
+	       ratio / 100, ratio % 100);
 	for (slot = 0; slot < res->ncpus; slot++)
 		printk(KERN_CONT " %u:%llu", res->cpu[slot],
 		       res->cycles[slot] / (res->ops[slot] ? res->ops[slot] : 1));
@@ -270,16 +271,36 @@ static void report_line(const struct kmem_stress_result *res, unsigned long long
 }
 
 /* Says how far an interrupted run got. */
-static void report_interrupted(const struct kmem_stress_result *res, unsigned long ops_per_cpu)
+static void report_interrupted(const struct kmem_stress_result *res, const char *run,
+			       unsigned long ops_per_cpu)
 {
 	unsigned long done = 0;
 	unsigned int slot;
 
 	for (slot = 0; slot < res->ncpus; slot++)
 		done += res->ops[slot];
-	printk("smpbench: interrupted in the run on %u CPU(s), after %lu of its %llu operations\n",
-	       res->ncpus, done, (unsigned long long)ops_per_cpu * res->ncpus);
+	printk("smpbench: interrupted in the %s on %u CPU(s), after %lu of its %llu operations\n",
+	       run, res->ncpus, done, (unsigned long long)ops_per_cpu * res->ncpus);
 }
+
+/* One run of the report; 0, or -1 if it failed or was interrupted (said). */
+static int report_run(unsigned int n, unsigned long ops, struct kmem_stress_result *res,
+		      const char *run)
+{
+	if (kmem_stress_run(n, ops, res)) {
+		printk(KERN_ERR "smpbench: the %s on %u CPU(s) failed\n", run, n);
+		return -1;
+	}
+	if (res->interrupted) {
+		report_interrupted(res, run, ops);
+		return -1;
+	}
+	return 0;
+}
+
+/* The warm-up run's operations: the first run grows the general caches
+ * and would count that against one CPU's figure. */
+#define STRESS_WARM_UP	20000UL
 
 int kmem_stress_report(unsigned long ops_per_cpu)
 {
@@ -289,17 +310,13 @@ int kmem_stress_report(unsigned long ops_per_cpu)
 
 	printk("smpbench: %lu allocations and frees per CPU, %s, %u CPU(s) online\n",
 	       ops_per_cpu, kmem_allocator_name, online);
+	if (report_run(1, min(ops_per_cpu, STRESS_WARM_UP), &res, "warm-up run"))
+		return -1;
 	for (;;) {
-		if (kmem_stress_run(n, ops_per_cpu, &res)) {
-			printk(KERN_ERR "smpbench: the run on %u CPU(s) failed\n", n);
+		if (report_run(n, ops_per_cpu, &res, "run"))
 			return -1;
-		}
-		if (res.interrupted) {
-			report_interrupted(&res, ops_per_cpu);
-			return -1;
-		}
 		if (!base)
-			base = ops_per_mcycle(&res) ? ops_per_mcycle(&res) : 1;
+			base = ops_per_mcycle_x100(&res) ? ops_per_mcycle_x100(&res) : 1;
 		report_line(&res, base);
 		if (n == online)
 			return 0;

@@ -42,7 +42,8 @@ int kmem_stress_run(unsigned int ncpus, unsigned long ops_per_cpu,
 		    struct kmem_stress_result *res);
 
 /*
- * The console's "smpbench": runs ops_per_cpu operations on 1, 2, 4 ...
+ * The console's "smpbench": after an untimed warm-up run on one CPU (at
+ * most 20000 operations), runs ops_per_cpu operations on 1, 2, 4 ...
  * CPUs up to every online one (and all of them) and prints, for each
  * count, the throughput (every CPU's operations per million cycles of
  * the slowest), its ratio to the one-CPU throughput (x2.00 at 2 CPUs =
