@@ -79,7 +79,7 @@ static int fault_setup(const char *val)
 	return 0;
 }
 kernel_param("fault", fault_setup,
-	     "=divide|null|opcode|gpf|stack|stack-ap: raise this CPU exception on purpose (stack-ap: CPU 1 overflows its stack), to see the report");
+	     "=divide|null|opcode|gpf|stack|stack-ap|printk|console-stuck: raise this CPU exception on purpose (stack-ap: CPU 1 overflows its stack; printk: a page fault inside printk; console-stuck: a NULL read while CPU 1 holds the console, hung), to see the report");
 
 static int replay_setup(const char *val)
 {
@@ -133,7 +133,7 @@ static int run_boot_actions(void)
 	int failed = 0;
 
 	if (fault_kind && arch_trigger_fault(fault_kind) < 0)
-		pr_err("fault=%s: unknown kind (divide, null, opcode, gpf, stack, stack-ap)\n", fault_kind);
+		pr_err("fault=%s: unknown kind (divide, null, opcode, gpf, stack, stack-ap, printk, console-stuck)\n", fault_kind);
 	if (selftest_requested) {
 		int r = ktest_run(selftest_filter);
 

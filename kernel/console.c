@@ -4,7 +4,8 @@
  * with simple editing (backspace, Ctrl-U to clear, Ctrl-C to cancel,
  * escape sequences such as arrow keys ignored) and runs them.  "help"
  * lists the commands.  Ctrl-C also stops a long command (stress,
- * selftest; replay when it asks console_interrupted()).  The input queue,
+ * smpbench, selftest between two cases, replay: each asks
+ * console_interrupted()); the others are short.  The input queue,
  * with its handling of Ctrl-C and of lost input, and the line editor are
  * here too (<tiny/console.h> says how they fit together).
  */
@@ -131,7 +132,7 @@ static int cmd_selftest(int argc, char **argv)
 			failed |= ktest_run((*sp)->name) != 0;
 		}
 	}
-	return selftest_verdict(failed, done < total, done, total);
+	return selftest_verdict(failed, done < total || console_interrupted(), done, total);
 }
 
 static int cmd_shrink(int argc, char **argv)
@@ -149,6 +150,17 @@ static int cmd_validate(int argc, char **argv)
 
 	printk("validate: %d inconsistencies found\n", errors);
 	return errors ? -1 : 0;
+}
+
+/* Parses a command's count argument (1 to ULONG_MAX); says "out of range"
+ * for a number that does not fit.  0, or -1 with the usage line. */
+static int parse_count(const char *cmd, const char *arg, unsigned long *n)
+{
+	int bad = parse_ulong(arg, 1, ~0UL, n);
+
+	if (bad == PARSE_RANGE)
+		printk("%s: %pE is out of range (1 to %lu)\n", cmd, arg, ~0UL);
+	return bad ? usage(cmd) : 0;
 }
 
 /* One round of the stress command: a random operation on a random slot. */
@@ -179,12 +191,10 @@ static int cmd_stress(int argc, char **argv)
 	void *slots[256] = { NULL };
 	size_t lens[256];
 	struct rnd_state r;
-	int errors = 0, stopped = 0, bad = parse_ulong(argv[1], 1, ~0UL, &rounds);
+	int errors = 0, stopped = 0;
 
-	if (bad == PARSE_RANGE)
-		printk("stress: %pE is out of range (1 to %lu)\n", argv[1], ~0UL);
-	if (bad)
-		return usage("stress");
+	if (parse_count("stress", argv[1], &rounds))
+		return -1;
 	prandom_seed(&r, (u32)jiffies);
 	for (done = 0; done < rounds && !errors; done++) {
 		unsigned int k = prandom_below(&r, ARRAY_SIZE(slots));
@@ -206,8 +216,8 @@ static int cmd_smpbench(int argc, char **argv)
 {
 	unsigned long ops = 20000;
 
-	if (argc > 1 && parse_ulong(argv[1], 1, ~0UL, &ops))
-		return usage("smpbench");
+	if (argc > 1 && parse_count("smpbench", argv[1], &ops))
+		return -1;
 	return kmem_stress_report(ops);
 }
 
@@ -237,7 +247,8 @@ static const struct command commands[] = {
 	{ "selftest", "[suite,...]", 0, 1, "run self-tests (all, or the suites named)", cmd_selftest },
 	{ "stress", "<n>", 1, 1, "n (1..4294967295) random kmalloc/kfree operations, contents checked",
 	  cmd_stress },
-	{ "smpbench", "[ops]", 0, 1, "cycles per operation on 1, 2, 4... CPUs at once", cmd_smpbench },
+	{ "smpbench", "[ops]", 0, 1, "allocator throughput on 1, 2, 4... CPUs at once (1..4294967295 ops each)",
+	  cmd_smpbench },
 	{ "shrink", "", 0, 0, "give every spare page back to the page allocator now", cmd_shrink },
 	{ "validate", "", 0, 0, "check the page and object allocators' structures", cmd_validate },
 	{ "replay", "", 0, 0, "replay the allocation trace loaded as a boot module", cmd_replay },

@@ -14,6 +14,7 @@
  */
 #include <tiny/kernel.h>
 #include <tiny/atomic.h>
+#include <tiny/console.h>
 #include <tiny/kmem_stress.h>
 #include <tiny/random.h>
 #include <tiny/slab.h>
@@ -47,9 +48,17 @@ static const struct {
 
 static const u32 stress_cache_sizes[2] = { 192, 640 };
 
+/* How often (in operations) a CPU looks whether the run was stopped, and
+ * the CPU that started it whether Ctrl-C was typed: SLOB with four CPUs
+ * on two host cores takes about a million cycles an operation. */
+#define STRESS_CHECK	32
+
 struct stress_run {
 	unsigned int ncpus;
 	unsigned long ops;
+	int slot[NR_CPUS];		/* each CPU's result slot, -1: not in this run */
+	unsigned int caller;		/* the CPU that started it: watches for Ctrl-C */
+	int stop;			/* Ctrl-C: every CPU stops at its next check */
 	struct kmem_cache *cache[2];
 	atomic_t ready;			/* CPUs at the starting line */
 	struct kmem_stress_result *res;
@@ -114,12 +123,21 @@ static int stress_free(struct stress_run *run, struct stress_slot *s)
 	return bad;
 }
 
+/* Whether the run was stopped; the CPU that started it stops it on Ctrl-C. */
+static int stress_stopped(struct stress_run *run, unsigned int cpu)
+{
+	if (cpu == run->caller && console_interrupted())
+		__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
+	return __atomic_load_n(&run->stop, __ATOMIC_RELAXED);
+}
+
 /* One CPU's share: wait for the others, run the operations timed, then
- * free what is left (untimed). */
+ * free what is left (untimed).  Its figures go to its slot. */
 static void stress_cpu(void *arg)
 {
 	struct stress_run *run = arg;
 	unsigned int cpu = smp_processor_id(), i;
+	int slot = run->slot[cpu];
 	struct kmem_stress_result *res = run->res;
 	struct stress_slot *slots;
 	struct rnd_state rnd;
@@ -127,14 +145,15 @@ static void stress_cpu(void *arg)
 	unsigned long op, fails = 0, errors = 0;
 	u64 start;
 
-	if (cpu >= run->ncpus)
+	if (slot < 0)
 		return;
+	res->cpu[slot] = cpu;
 	slots = kzalloc(STRESS_SLOTS * sizeof(*slots), GFP_KERNEL);
 	atomic_inc(&run->ready);
 	while (atomic_read(&run->ready) < (int)run->ncpus)
 		cpu_relax();
 	if (!slots) {
-		res->errors[cpu] = 1;
+		res->errors[slot] = 1;
 		return;
 	}
 	prandom_seed(&rnd, 0x5eed0000u + cpu * 7919u);
@@ -144,19 +163,37 @@ static void stress_cpu(void *arg)
 		struct stress_slot *s = &slots[(r & 1) ? (r >> 1) % STRESS_HOT :
 					       (r >> 1) % STRESS_SLOTS];
 
+		if (op % STRESS_CHECK == 0 && stress_stopped(run, cpu))
+			break;
 		if (s->obj)
 			errors += stress_free(run, s);
 		else if (stress_alloc(run, s, &rnd, total, (cpu << 24) ^ (u32)op ^ 0x5a000000u))
 			fails++;
 	}
-	res->cycles[cpu] = get_cycles() - start;
+	res->cycles[slot] = get_cycles() - start;
 	for (i = 0; i < STRESS_SLOTS; i++)
 		if (slots[i].obj)
 			errors += stress_free(run, &slots[i]);
 	kfree(slots);
-	res->ops[cpu] = run->ops;
-	res->failures[cpu] = fails;
-	res->errors[cpu] = errors;
+	res->ops[slot] = op;
+	res->failures[slot] = fails;
+	res->errors[slot] = errors;
+}
+
+/* Gives the run's slots to the calling CPU and the next ncpus - 1 online
+ * ones (their numbers may have holes); -1 if fewer are online. */
+static int assign_slots(struct stress_run *run, unsigned int ncpus)
+{
+	unsigned int cpu, n = 1;
+
+	run->caller = smp_processor_id();
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		run->slot[cpu] = -1;
+	run->slot[run->caller] = 0;
+	for_each_online_cpu(cpu)
+		if (cpu != run->caller && n < ncpus)
+			run->slot[cpu] = (int)n++;
+	return n == ncpus ? 0 : -1;
 }
 
 static atomic_t stress_busy;
@@ -165,15 +202,20 @@ int kmem_stress_run(unsigned int ncpus, unsigned long ops_per_cpu,
 		    struct kmem_stress_result *res)
 {
 	static struct stress_run run;	/* one run at a time (stress_busy) */
-	unsigned int cpu;
+	unsigned int slot;
 	int ret = 0;
 
 	memset(res, 0, sizeof(*res));
-	if (!ncpus || ncpus > num_online_cpus() || atomic_xchg(&stress_busy, 1))
+	if (!ncpus || ncpus > NR_CPUS || atomic_xchg(&stress_busy, 1))
 		return -1;
+	if (assign_slots(&run, ncpus)) {
+		atomic_set(&stress_busy, 0);
+		return -1;
+	}
 	run.ncpus = ncpus;
 	run.ops = ops_per_cpu;
 	run.res = res;
+	run.stop = 0;
 	atomic_set(&run.ready, 0);
 	run.cache[0] = kmem_cache_create("kstress_192", stress_cache_sizes[0], 0, 0, NULL, NULL);
 	run.cache[1] = kmem_cache_create("kstress_640", stress_cache_sizes[1], 0,
@@ -185,8 +227,9 @@ int kmem_stress_run(unsigned int ncpus, unsigned long ops_per_cpu,
 	} else {
 		ret = -1;
 	}
-	for (cpu = 0; cpu < ncpus; cpu++)
-		if (res->errors[cpu])
+	res->interrupted = run.stop;
+	for (slot = 0; slot < ncpus; slot++)
+		if (res->errors[slot])
 			ret = -1;
 	if ((run.cache[0] && kmem_cache_destroy(run.cache[0])) ||
 	    (run.cache[1] && kmem_cache_destroy(run.cache[1])))
@@ -195,29 +238,69 @@ int kmem_stress_run(unsigned int ncpus, unsigned long ops_per_cpu,
 	return ret;
 }
 
-/* Mean cycles per operation over the CPUs that ran, in hundredths. */
-static unsigned long long mean_cycles_x100(const struct kmem_stress_result *res)
+/* Every CPU's operations over the slowest one's cycles, per million
+ * cycles, in hundredths: the run's throughput (the host's bench-smp gives
+ * the same per second). */
+static unsigned long long ops_per_mcycle_x100(const struct kmem_stress_result *res)
 {
-	unsigned long long sum = 0;
-	unsigned int cpu;
+	unsigned long long ops = 0, slowest = 1;
+	unsigned int slot;
 
-	for (cpu = 0; cpu < res->ncpus; cpu++)
-		sum += res->cycles[cpu] * 100 / (res->ops[cpu] ? res->ops[cpu] : 1);
-	return sum / res->ncpus;
+	for (slot = 0; slot < res->ncpus; slot++) {
+		ops += res->ops[slot];
+		if (res->cycles[slot] > slowest)
+			slowest = res->cycles[slot];
+	}
+	return ops * 100000000ULL / slowest;
 }
 
-/* One line of the report: n CPUs' figures against the one-CPU mean. */
-static void report_line(const struct kmem_stress_result *res, unsigned long long base_x100)
+/* One line of the report: n CPUs' throughput against one CPU's, then each
+ * CPU's cycles per operation. */
+static void report_line(const struct kmem_stress_result *res, unsigned long long base)
 {
-	unsigned long long mean = mean_cycles_x100(res), ratio = mean * 100 / base_x100;
-	unsigned int cpu;
+	unsigned long long rate = ops_per_mcycle_x100(res), ratio = rate * 100 / base;
+	unsigned int slot;
 
-	printk("smpbench: %2u CPU(s): %llu.%02llu cycles/op per CPU (x%llu.%02llu of 1 CPU):",
-	       res->ncpus, mean / 100, mean % 100, ratio / 100, ratio % 100);
-	for (cpu = 0; cpu < res->ncpus; cpu++)
-		printk(KERN_CONT " %llu", res->cycles[cpu] / (res->ops[cpu] ? res->ops[cpu] : 1));
+	printk("smpbench: %2u CPU(s): %llu.%02llu allocs+frees per million cycles, "
+	       "x%llu.%02llu of 1 CPU; cycles/op on CPU", res->ncpus, rate / 100, rate % 100,
+	       ratio / 100, ratio % 100);
+	for (slot = 0; slot < res->ncpus; slot++)
+		printk(KERN_CONT " %u:%llu", res->cpu[slot],
+		       res->cycles[slot] / (res->ops[slot] ? res->ops[slot] : 1));
 	printk(KERN_CONT "\n");
 }
+
+/* Says how far an interrupted run got. */
+static void report_interrupted(const struct kmem_stress_result *res, const char *run,
+			       unsigned long ops_per_cpu)
+{
+	unsigned long done = 0;
+	unsigned int slot;
+
+	for (slot = 0; slot < res->ncpus; slot++)
+		done += res->ops[slot];
+	printk("smpbench: interrupted in the %s on %u CPU(s), after %lu of its %llu operations\n",
+	       run, res->ncpus, done, (unsigned long long)ops_per_cpu * res->ncpus);
+}
+
+/* One run of the report; 0, or -1 if it failed or was interrupted (said). */
+static int report_run(unsigned int n, unsigned long ops, struct kmem_stress_result *res,
+		      const char *run)
+{
+	if (kmem_stress_run(n, ops, res)) {
+		printk(KERN_ERR "smpbench: the %s on %u CPU(s) failed\n", run, n);
+		return -1;
+	}
+	if (res->interrupted) {
+		report_interrupted(res, run, ops);
+		return -1;
+	}
+	return 0;
+}
+
+/* The warm-up run's operations: the first run grows the general caches
+ * and would count that against one CPU's figure. */
+#define STRESS_WARM_UP	20000UL
 
 int kmem_stress_report(unsigned long ops_per_cpu)
 {
@@ -227,13 +310,13 @@ int kmem_stress_report(unsigned long ops_per_cpu)
 
 	printk("smpbench: %lu allocations and frees per CPU, %s, %u CPU(s) online\n",
 	       ops_per_cpu, kmem_allocator_name, online);
+	if (report_run(1, min(ops_per_cpu, STRESS_WARM_UP), &res, "warm-up run"))
+		return -1;
 	for (;;) {
-		if (kmem_stress_run(n, ops_per_cpu, &res)) {
-			printk(KERN_ERR "smpbench: the run on %u CPU(s) failed\n", n);
+		if (report_run(n, ops_per_cpu, &res, "run"))
 			return -1;
-		}
 		if (!base)
-			base = mean_cycles_x100(&res) ? mean_cycles_x100(&res) : 1;
+			base = ops_per_mcycle_x100(&res) ? ops_per_mcycle_x100(&res) : 1;
 		report_line(&res, base);
 		if (n == online)
 			return 0;

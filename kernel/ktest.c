@@ -20,6 +20,7 @@
  * declarations.  Platform independent: the host harness links it too.
  */
 #include <tiny/kernel.h>
+#include <tiny/console.h>
 #include <tiny/irqflags.h>
 #include <tiny/string.h>
 #include <tiny/ktest.h>
@@ -246,7 +247,9 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c, st
 	t->reports_at_start = counter_read(&reports_printed);
 	local_irq_save(irq_flags);
 	local_irq_restore(irq_flags);
-	if (s->init && s->init(t)) {
+	if (console_interrupted()) {	/* Ctrl-C: the rest of the suite is skipped */
+		ktest_skip(t, "interrupted (Ctrl-C)");
+	} else if (s->init && s->init(t)) {
 		if (t->status != KTEST_SKIP)
 			ktest_skip(t, "suite init failed");
 	} else {

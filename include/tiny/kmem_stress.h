@@ -1,12 +1,15 @@
 /* kmem_stress.h - the SMP allocator stress and scaling measure.
  *
- * kmem_stress_run() runs the same allocation workload on CPUs
- * 0..ncpus-1 at once (smp_run_on_all_cpus(); other online CPUs return at
- * once): ops_per_cpu allocations and frees each, sizes and lifetimes
+ * kmem_stress_run() runs the same allocation workload on ncpus online CPUs
+ * at once, the calling one and the next online ones by number, holes
+ * skipped (smp_run_on_all_cpus(); the other online CPUs return at once):
+ * ops_per_cpu allocations and frees each, sizes and lifetimes
  * shaped after the shipped Linux boot trace (tests/traces), from kmalloc()
  * and from two caches all CPUs share, every object tagged and checked when
  * freed.  It is the smp self-test's load and the figure behind the
- * console's "smpbench" and the host's bench-smp.
+ * console's "smpbench" and the host's bench-smp.  Ctrl-C on the console
+ * (console_interrupted(), seen by the calling CPU) stops every CPU within
+ * a few dozen operations; each then frees what it holds.
  */
 #ifndef TINY_KMEM_STRESS_H
 #define TINY_KMEM_STRESS_H
@@ -15,8 +18,12 @@
 #include <tiny/smp.h>
 #include <tiny/printk.h>
 
+/* Indexed by slot, 0..ncpus-1 (slot 0: the calling CPU); cpu[] says
+ * which CPU had each slot. */
 struct kmem_stress_result {
 	unsigned int ncpus;			/* CPUs that ran it */
+	int interrupted;			/* stopped by Ctrl-C */
+	unsigned int cpu[NR_CPUS];		/* the CPU of each slot */
 	unsigned long ops[NR_CPUS];		/* allocations + frees done */
 	unsigned long long cycles[NR_CPUS];	/* get_cycles() over those ops */
 	unsigned long failures[NR_CPUS];	/* allocations that returned NULL */
@@ -24,9 +31,10 @@ struct kmem_stress_result {
 };
 
 /*
- * Runs the workload (see above) and fills *res.  Returns 0, or -1 if an
+ * Runs the workload (see above) and fills *res (res->interrupted and
+ * fewer ops than asked if Ctrl-C stopped it).  Returns 0, or -1 if an
  * object was damaged, a cache could not be made or destroyed, ncpus is 0
- * or more than num_online_cpus(), or a run is in progress already.
+ * or more than the online CPUs, or a run is in progress already.
  * Process context, interrupts enabled; on the host, CPU 0.
  */
 #ifdef CONFIG_SMP
@@ -34,11 +42,14 @@ int kmem_stress_run(unsigned int ncpus, unsigned long ops_per_cpu,
 		    struct kmem_stress_result *res);
 
 /*
- * The console's "smpbench": runs ops_per_cpu operations on 1, 2, 4 ...
+ * The console's "smpbench": after an untimed warm-up run on one CPU (at
+ * most 20000 operations), runs ops_per_cpu operations on 1, 2, 4 ...
  * CPUs up to every online one (and all of them) and prints, for each
- * count, the cycles per operation on each CPU, their mean, and its ratio
- * to the one-CPU figure (1.00 = perfect scaling).  Returns 0, or -1 if a
- * run failed (reported).  Process context.
+ * count, the throughput (every CPU's operations per million cycles of
+ * the slowest), its ratio to the one-CPU throughput (x2.00 at 2 CPUs =
+ * perfect scaling) and each CPU's cycles per operation.  Ctrl-C stops
+ * it, saying how far it got.  Returns 0, or -1 if a run failed
+ * (reported) or was interrupted.  Process context.
  */
 int kmem_stress_report(unsigned long ops_per_cpu);
 #else

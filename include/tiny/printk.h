@@ -24,8 +24,15 @@
 #define LOGLEVEL_CONT		(-1)	/* KERN_CONT: the level of the line it continues */
 
 extern int console_loglevel;
-/* Set by panic(): printk then ignores its lock, so the report gets out. */
-extern int oops_in_progress;
+/* panic(), once the other CPUs are stopped: printk on the CPU reporting
+ * the crash no longer waits for the console (<tiny/oops.h>). */
+void printk_bust(void);
+/* printk calls in progress on this CPU (more than 0: an interrupt or a
+ * fault came inside one). */
+int printk_depth(void);
+/* A test aid (fault=console-stuck): takes the console, sets *held and
+ * spins for good, never writing, as a CPU hung while printing would. */
+__noreturn void printk_hold_console(int *held);
 
 /* Splits the KERN_<LEVEL> marker off *text; returns its level,
  * LOGLEVEL_CONT, or LOGLEVEL_DEFAULT for a message without one. */

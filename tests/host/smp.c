@@ -367,22 +367,21 @@ void host_smp_stop(void)
 
 void host_start_ticks(unsigned int usec)
 {
-	unsigned int cpu, n;
+	unsigned int cpu;
 
 	cpu0_setup();
 	__atomic_store_n(&tick_usec, usec, __ATOMIC_RELAXED);
 	sync_ticks = 0;
-	n = num_online_cpus();
-	for (cpu = 0; cpu < n; cpu++)
+	for_each_online_cpu(cpu)
 		arm_tick(&cpus[cpu], usec);
 }
 
 void host_stop_ticks(void)
 {
-	unsigned int cpu, n = num_online_cpus();
+	unsigned int cpu;
 
 	__atomic_store_n(&tick_usec, 0, __ATOMIC_RELAXED);
-	for (cpu = 0; cpu < n; cpu++)
+	for_each_online_cpu(cpu)
 		arm_tick(&cpus[cpu], 0);	/* a zero value disarms it */
 	sync_ticks = 1;
 }
@@ -393,17 +392,15 @@ int smp_call_function(smp_call_func_t fn, void *info, int wait)
 	struct call_data *d = &calls[me];
 	int *counter = wait ? &d->done : &d->taken;
 
+	if (WARN_ON(irqs_disabled()))
+		return -1;	/* <tiny/smp.h>: two such callers would wait for ever */
 	if (n == 1)
 		return 0;
-	if (irqs_disabled()) {
-		WARN_ON(irqs_disabled());	/* two such callers would wait forever */
-		return -1;
-	}
 	__atomic_store_n(&d->taken, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&d->done, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&d->info, info, __ATOMIC_RELAXED);
 	__atomic_store_n(&d->fn, fn, __ATOMIC_RELEASE);
-	for (cpu = 0; cpu < n; cpu++) {
+	for_each_online_cpu(cpu) {
 		if (cpu == me)
 			continue;
 		__atomic_fetch_or(&cpus[cpu].calls_pending, 1UL << me, __ATOMIC_RELEASE);
@@ -426,9 +423,11 @@ unsigned int smp_run_on_all_cpus(smp_call_func_t fn, void *arg)
 		WARN_ON(smp_processor_id() != 0);	/* only CPU 0 posts work here */
 		return 0;
 	}
-	for (cpu = 1; cpu < n; cpu++) {
+	for_each_online_cpu(cpu) {
 		struct host_cpu *c = &cpus[cpu];
 
+		if (!cpu)
+			continue;
 		gen = __atomic_load_n(&c->done_gen, __ATOMIC_RELAXED) + 1;
 		c->work_fn = fn;
 		c->work_arg = arg;
@@ -436,7 +435,7 @@ unsigned int smp_run_on_all_cpus(smp_call_func_t fn, void *arg)
 		kick(cpu);
 	}
 	fn(arg);
-	for (cpu = 1; cpu < n; cpu++) {
+	for_each_online_cpu(cpu) {
 		struct host_cpu *c = &cpus[cpu];
 
 		while (__atomic_load_n(&c->done_gen, __ATOMIC_ACQUIRE) !=
@@ -446,20 +445,45 @@ unsigned int smp_run_on_all_cpus(smp_call_func_t fn, void *arg)
 	return n;
 }
 
+static double seconds_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* --sync-ticks: waits until every other CPU has taken the tick it was
+ * sent, at most SYNC_TICK_WAIT seconds, so that a CPU slow in an interrupt
+ * slows the ticks down instead of missing them: a test waiting "ten
+ * seconds of ticks" for another CPU then waits about as long as that. */
+#define SYNC_TICK_WAIT	0.01
+static void wait_others_ticked(void)
+{
+	double end = seconds_now() + SYNC_TICK_WAIT;
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		while (cpu != smp_processor_id() &&
+		       __atomic_load_n(&cpus[cpu].tick_due, __ATOMIC_ACQUIRE) &&
+		       seconds_now() < end)
+			cpu_relax();
+}
+
 /* The self-tests' wait: with a ticking timer, sleep until jiffies has
  * moved on; without one (--sync-ticks), tick every CPU that many times
- * (this one at once, the others as soon as they take the interrupt) and
- * then wait for CPU 0's ticks to move jiffies. */
+ * (this one at once, the others as soon as they take the interrupt, each
+ * tick after the others took the last) and then wait for CPU 0's ticks
+ * to move jiffies. */
 void ktest_wait_ticks(unsigned long ticks)
 {
 	unsigned long end = jiffies + ticks;
 	struct timespec pause = { 0, 20000 };
-	unsigned int cpu, n;
+	unsigned int cpu;
 
 	if (sync_ticks) {
 		while (ticks--) {
-			n = num_online_cpus();
-			for (cpu = 0; cpu < n; cpu++) {
+			for_each_online_cpu(cpu) {
 				if (cpu == smp_processor_id())
 					continue;
 				__atomic_store_n(&cpus[cpu].tick_due, 1, __ATOMIC_RELEASE);
@@ -469,6 +493,7 @@ void ktest_wait_ticks(unsigned long ticks)
 			/* the others' ticks and ours stay in step */
 			while (time_before(jiffies, end - ticks))
 				cpu_relax();
+			wait_others_ticked();
 		}
 		return;
 	}

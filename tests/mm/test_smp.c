@@ -36,26 +36,56 @@ static int need_cpus(struct ktest *t, unsigned int n)
 	return 0;
 }
 
-/* Waits, interrupts on, until *v reaches at least want or about ten
- * seconds of ticks pass; returns nonzero if it got there. */
-static int wait_for(int *v, int want)
-{
-	unsigned long ticks;
-
-	for (ticks = 0; ticks < 10UL * HZ; ticks++) {
-		if (__atomic_load_n(v, __ATOMIC_ACQUIRE) >= want)
-			return 1;
-		ktest_wait_ticks(1);
-	}
-	return __atomic_load_n(v, __ATOMIC_ACQUIRE) >= want;
-}
-
 /* Every CPU meets here before going on. */
 static void barrier_wait(atomic_t *b, unsigned int n)
 {
 	atomic_inc(b);
 	while (atomic_read(b) < (int)n)
 		cpu_relax();
+}
+
+/* The first online CPU after this one's number: the other CPU a two-CPU
+ * case uses (the online CPUs' numbers may have holes). */
+static unsigned int other_cpu(void)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		if (cpu != smp_processor_id())
+			return cpu;
+	return smp_processor_id();
+}
+
+/* The online CPU after cpu, wrapping round: a ring over the online CPUs. */
+static unsigned int next_online_cpu(unsigned int cpu)
+{
+	unsigned int next;
+
+	for (next = cpu + 1; next < NR_CPUS; next++)
+		if (cpu_online(next))
+			return next;
+	for (next = 0; next < cpu; next++)
+		if (cpu_online(next))
+			return next;
+	return cpu;
+}
+
+/* Waits, interrupts on, until fn(arg) holds or about ten seconds of ticks
+ * pass (said, with the bound, in the case's output); returns whether it
+ * held.  For events that need another CPU's tick or progress. */
+static int wait_until(struct ktest *t, int (*fn)(void *arg), void *arg, const char *what)
+{
+	unsigned long ticks;
+
+	for (ticks = 0; ticks < 10UL * HZ; ticks++) {
+		if (fn(arg))
+			return 1;
+		ktest_wait_ticks(1);
+	}
+	if (fn(arg))
+		return 1;
+	ktest_info(t, "gave up waiting after %lu ticks (10 s) for %s", 10UL * HZ, what);
+	return 0;
 }
 
 /* ---- the page count and the validator around every allocating case --------- */
@@ -179,6 +209,10 @@ static void torture_cpu(void *arg)
 		if (i % 1024 == 0)
 			ktest_wait_ticks(1);	/* let the timer in, whatever the tick mode */
 	}
+	/* the timer must have taken the lock at least once: wait for it, at
+	 * most ten seconds of ticks, rather than hope a tick fell inside */
+	for (i = 0; i < 10 * HZ && !__atomic_load_n(&torture.irq[cpu], __ATOMIC_RELAXED); i++)
+		ktest_wait_ticks(1);
 	__atomic_store_n(&torture.stop, 1, __ATOMIC_RELAXED);
 	del_timer_sync(&torture.timer[cpu]);
 }
@@ -197,8 +231,10 @@ static void lock_torture_counts_exact(struct ktest *t)
 	torture.n = num_online_cpus();
 	atomic_set(&torture.start, 0);
 	KTEST_ASSERT_EQ(t, smp_run_on_all_cpus(torture_cpu, NULL), torture.n);
-	for (cpu = 0; cpu < torture.n; cpu++) {
+	for_each_online_cpu(cpu) {
 		KTEST_EXPECT_EQ(t, torture.proc[cpu], (unsigned long)TORTURE_ROUNDS);
+		if (!torture.irq[cpu])
+			ktest_info(t, "CPU %u's timer never ran in 10 s of ticks", cpu);
 		KTEST_EXPECT_GT(t, torture.irq[cpu], 0UL);
 		proc += torture.proc[cpu];
 		irq += torture.irq[cpu];
@@ -212,16 +248,17 @@ static void lock_torture_counts_exact(struct ktest *t)
 #ifdef CONFIG_DEBUG_SPINLOCK
 struct misuse {
 	spinlock_t lock;
-	int held;		/* CPU 1 holds the lock */
-	int released;		/* CPU 1 let it go */
+	unsigned int holder;	/* the other CPU: holds the lock */
+	int held;		/* the holder holds the lock */
+	int released;		/* the holder let it go */
 	unsigned long bugs_before;
 	int got_it;		/* CPU 0 took it after the lockup report */
 };
 
 static struct misuse misuse = { .lock = __SPIN_LOCK_UNLOCKED(misuse.lock) };
 
-/* CPU 1 holds the lock until two reports came (wrong-CPU unlock and the
- * lockup of CPU 0 waiting for it), or ten seconds passed. */
+/* The holder keeps the lock until two reports came (wrong-CPU unlock and
+ * the lockup of CPU 0 waiting for it), or ten seconds passed. */
 static void misuse_holder(void)
 {
 	unsigned long ticks;
@@ -243,7 +280,7 @@ static void misuse_cpu(void *arg)
 	struct ktest *t = arg;
 	unsigned int budget;
 
-	if (smp_processor_id() == 1) {
+	if (smp_processor_id() == misuse.holder) {
 		misuse_holder();
 		return;
 	}
@@ -251,7 +288,7 @@ static void misuse_cpu(void *arg)
 		return;
 	while (!__atomic_load_n(&misuse.held, __ATOMIC_ACQUIRE))
 		cpu_relax();
-	spin_unlock(&misuse.lock);		/* CPU 1 holds it: reported, kept */
+	spin_unlock(&misuse.lock);		/* the holder has it: reported, kept */
 	KTEST_EXPECT_TRUE(t, spin_is_locked(&misuse.lock));
 	KTEST_EXPECT_EQ(t, counter_read(&spin_bug_count), misuse.bugs_before + 1);
 	budget = __atomic_exchange_n(&spin_lockup_shift, 22,	/* a few ms */
@@ -269,11 +306,12 @@ static void debug_lock_reports_other_cpus(struct ktest *t)
 	if (!need_cpus(t, 2))
 		return;
 	misuse.held = misuse.released = misuse.got_it = 0;
+	misuse.holder = other_cpu();
 	misuse.bugs_before = counter_read(&spin_bug_count);
 	ktest_expect_reports(t, 2);
 	smp_run_on_all_cpus(misuse_cpu, t);
 	KTEST_EXPECT_EQ(t, counter_read(&spin_bug_count), misuse.bugs_before + 2);
-	KTEST_EXPECT_EQ(t, misuse.got_it, 1);	/* it waited for CPU 1 after reporting */
+	KTEST_EXPECT_EQ(t, misuse.got_it, 1);	/* it waited for the holder after reporting */
 	KTEST_EXPECT_FALSE(t, spin_is_locked(&misuse.lock));
 #else
 	ktest_skip(t, "CONFIG_DEBUG_SPINLOCK is off");
@@ -307,17 +345,39 @@ static void call_function_reaches_every_other_cpu(struct ktest *t)
 		return;
 	memset(&p, 0, sizeof(p));
 	KTEST_EXPECT_EQ(t, smp_call_function(call_probe_fn, &p, 1), 0);
-	for (cpu = 0; cpu < num_online_cpus(); cpu++) {
-		KTEST_EXPECT_EQ(t, p.ran[cpu], cpu == me ? 0 : 1);
-		if (cpu != me) {
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		KTEST_EXPECT_EQ(t, p.ran[cpu], cpu_online(cpu) && cpu != me ? 1 : 0);
+		if (cpu_online(cpu) && cpu != me) {
 			KTEST_EXPECT_EQ(t, p.in_irq[cpu], 1);
 			KTEST_EXPECT_EQ(t, p.irqs_off[cpu], 1);
 		}
 	}
 	memset(&p, 0, sizeof(p));
 	on_each_cpu(call_probe_fn, &p, 1);
-	for (cpu = 0; cpu < num_online_cpus(); cpu++)
-		KTEST_EXPECT_EQ(t, p.ran[cpu], 1);
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		KTEST_EXPECT_EQ(t, p.ran[cpu], cpu_online(cpu) ? 1 : 0);
+}
+
+/* With interrupts off smp_call_function() runs fn nowhere, warns and
+ * returns -1, and on_each_cpu() runs it here only: the same contract in
+ * the kernel and on the host, at one CPU or several (<tiny/smp.h>). */
+static void call_function_refused_with_interrupts_off(struct ktest *t)
+{
+	struct call_probe p;
+	unsigned int cpu, me = smp_processor_id();
+	unsigned long flags;
+	int r, each;
+
+	memset(&p, 0, sizeof(p));
+	ktest_expect_reports(t, 2);
+	local_irq_save(flags);
+	r = smp_call_function(call_probe_fn, &p, 1);
+	each = on_each_cpu(call_probe_fn, &p, 1);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, r, -1);
+	KTEST_EXPECT_EQ(t, each, -1);
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		KTEST_EXPECT_EQ(t, p.ran[cpu], cpu == me ? 1 : 0);
 }
 
 /* ---- timers ------------------------------------------------------------------- */
@@ -328,22 +388,46 @@ struct cpu_timer {
 	int fired_on;		/* the CPU its function ran on */
 	int running;		/* inside the function now */
 	int rearm;		/* re-arms itself while set */
+	int hold;		/* the next run stays inside until del_timer_sync() */
 	unsigned int spin;	/* cpu_relax() rounds inside the function */
 };
 
 static struct cpu_timer cpu_timers[NR_CPUS], moved, cancelled, busy;
+static unsigned int timers_other;	/* the CPU that arms moved, cancelled, busy */
+
+/* A held run: re-armed and marked running, it stays inside until
+ * del_timer_sync() has taken the re-armed timer off its list (and so is
+ * waiting for this run), at most about ten seconds; then it dawdles, so
+ * that a del_timer_sync() that did not wait would return with it running. */
+static void cpu_timer_hold(struct cpu_timer *ct)
+{
+	unsigned long end = jiffies + 10UL * HZ;
+	unsigned int i;
+
+	mod_timer(&ct->timer, jiffies + 1);
+	__atomic_store_n(&ct->hold, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&ct->running, 1, __ATOMIC_RELEASE);
+	while (timer_pending(&ct->timer) && time_before(jiffies, end))
+		cpu_relax();
+	for (i = 0; i < ct->spin; i++)
+		cpu_relax();
+}
 
 static void cpu_timer_fn(unsigned long data)
 {
 	struct cpu_timer *ct = (struct cpu_timer *)data;
 	unsigned int i;
 
-	__atomic_store_n(&ct->running, 1, __ATOMIC_RELAXED);
-	for (i = 0; i < ct->spin; i++)
-		cpu_relax();
 	__atomic_store_n(&ct->fired_on, (int)smp_processor_id(), __ATOMIC_RELAXED);
-	if (__atomic_load_n(&ct->rearm, __ATOMIC_RELAXED))
-		mod_timer(&ct->timer, jiffies + 1);
+	if (__atomic_load_n(&ct->hold, __ATOMIC_RELAXED)) {
+		cpu_timer_hold(ct);
+	} else {
+		__atomic_store_n(&ct->running, 1, __ATOMIC_RELAXED);
+		for (i = 0; i < ct->spin; i++)
+			cpu_relax();
+		if (__atomic_load_n(&ct->rearm, __ATOMIC_RELAXED))
+			mod_timer(&ct->timer, jiffies + 1);
+	}
 	__atomic_store_n(&ct->running, 0, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&ct->fired, 1, __ATOMIC_RELEASE);
 }
@@ -357,49 +441,74 @@ static void cpu_timer_init(struct cpu_timer *ct, int rearm, unsigned int spin)
 	setup_timer(&ct->timer, cpu_timer_fn, (unsigned long)ct);
 }
 
-/* Each CPU arms its own timer; CPU 1 also arms the ones CPU 0 then moves,
- * cancels and waits for. */
+/* Each CPU arms its own timer; the other CPU also arms the ones CPU 0
+ * then moves, cancels and waits for.  moved and cancelled are far in the
+ * future: CPU 0 finds them pending however late it gets there. */
 static void arm_timers_cpu(void *arg)
 {
 	unsigned int cpu = smp_processor_id();
 
 	(void)arg;
 	mod_timer(&cpu_timers[cpu].timer, jiffies + 2);
-	if (cpu == 1) {
+	if (cpu == timers_other) {
 		mod_timer(&moved.timer, jiffies + 100000);
-		mod_timer(&cancelled.timer, jiffies + 3);
+		mod_timer(&cancelled.timer, jiffies + 100000);
 		mod_timer(&busy.timer, jiffies + 1);
 	}
 }
 
+static int timer_fired(void *arg)
+{
+	struct cpu_timer *ct = arg;
+
+	return __atomic_load_n(&ct->fired, __ATOMIC_ACQUIRE) >= 1;
+}
+
+static int busy_fired_thrice(void *arg)
+{
+	(void)arg;
+	return __atomic_load_n(&busy.fired, __ATOMIC_ACQUIRE) >= 3;
+}
+
+/* busy's held run has begun (it clears hold, then says it runs). */
+static int busy_held(void *arg)
+{
+	(void)arg;
+	return __atomic_load_n(&busy.running, __ATOMIC_ACQUIRE) &&
+	       !__atomic_load_n(&busy.hold, __ATOMIC_RELAXED);
+}
+
 static void timers_run_where_armed(struct ktest *t)
 {
-	unsigned int cpu, n = num_online_cpus();
+	unsigned int cpu;
 	int fired;
 
 	if (!need_cpus(t, 2))
 		return;
-	for (cpu = 0; cpu < n; cpu++)
+	timers_other = other_cpu();
+	for_each_online_cpu(cpu)
 		cpu_timer_init(&cpu_timers[cpu], 0, 0);
 	cpu_timer_init(&moved, 0, 0);
 	cpu_timer_init(&cancelled, 0, 0);
 	cpu_timer_init(&busy, 1, 20000);
 	smp_run_on_all_cpus(arm_timers_cpu, NULL);
-	/* from CPU 0: move one of CPU 1's timers here, cancel another */
+	/* from CPU 0: move one of the other CPU's timers here, cancel another */
 	KTEST_EXPECT_EQ(t, mod_timer(&moved.timer, jiffies + 2), 1);
 	KTEST_EXPECT_EQ(t, del_timer(&cancelled.timer), 1);
-	for (cpu = 0; cpu < n; cpu++)
-		KTEST_EXPECT_TRUE(t, wait_for(&cpu_timers[cpu].fired, 1));
-	KTEST_EXPECT_TRUE(t, wait_for(&moved.fired, 1));
-	KTEST_EXPECT_TRUE(t, wait_for(&busy.fired, 3));
-	for (cpu = 0; cpu < n; cpu++)
+	for_each_online_cpu(cpu)
+		KTEST_EXPECT_TRUE(t, wait_until(t, timer_fired, &cpu_timers[cpu], "a CPU's timer"));
+	KTEST_EXPECT_TRUE(t, wait_until(t, timer_fired, &moved, "the moved timer"));
+	KTEST_EXPECT_TRUE(t, wait_until(t, busy_fired_thrice, NULL, "busy to fire 3 times"));
+	for_each_online_cpu(cpu)
 		KTEST_EXPECT_EQ(t, cpu_timers[cpu].fired_on, (int)cpu);
 	KTEST_EXPECT_EQ(t, moved.fired_on, (int)smp_processor_id());
-	KTEST_EXPECT_EQ(t, __atomic_load_n(&busy.fired_on, __ATOMIC_RELAXED), 1);	/* re-arms */
-	/* busy re-arms itself every tick and spins inside: caught while it
-	 * runs on CPU 1, del_timer_sync() must return with it neither pending
-	 * nor running */
-	KTEST_EXPECT_TRUE(t, wait_for(&busy.running, 1));
+	KTEST_EXPECT_EQ(t, __atomic_load_n(&busy.fired_on, __ATOMIC_RELAXED),
+			(int)timers_other);	/* re-arms stay on its CPU */
+	/* busy re-arms itself every tick; its next run holds on until
+	 * del_timer_sync() waits for it, which must return with it neither
+	 * pending nor running */
+	__atomic_store_n(&busy.hold, 1, __ATOMIC_RELAXED);
+	KTEST_EXPECT_TRUE(t, wait_until(t, busy_held, NULL, "busy's held run"));
 	del_timer_sync(&busy.timer);
 	KTEST_EXPECT_EQ(t, __atomic_load_n(&busy.running, __ATOMIC_RELAXED), 0);
 	KTEST_EXPECT_FALSE(t, timer_pending(&busy.timer));
@@ -407,12 +516,17 @@ static void timers_run_where_armed(struct ktest *t)
 	ktest_wait_ticks(3);
 	KTEST_EXPECT_EQ(t, __atomic_load_n(&busy.fired, __ATOMIC_ACQUIRE), fired);
 	KTEST_EXPECT_EQ(t, cancelled.fired, 0);
+	del_timer_sync(&moved.timer);
+	for_each_online_cpu(cpu)
+		del_timer_sync(&cpu_timers[cpu].timer);
 }
 
 /* ---- objects handed to the next CPU to free ------------------------------------ */
 
 #define RING_SIZE	64
-#define HANDOFF_OPS	6000
+/* Each CPU's objects; with SLOB's one lock at -smp 4 on two busy host
+ * cores an operation can take a millisecond, so not many more. */
+#define HANDOFF_OPS	2000
 
 struct handoff_obj {
 	void *p;
@@ -420,7 +534,7 @@ struct handoff_obj {
 	u32 tag;
 };
 
-/* One ring per CPU: the previous CPU puts, this one takes. */
+/* One ring per CPU: the previous online CPU puts, this one takes. */
 struct handoff_ring {
 	struct handoff_obj slot[RING_SIZE];
 	unsigned int head;	/* next put (producer) */
@@ -507,7 +621,7 @@ static int handoff_put(unsigned int to, const struct handoff_obj *o)
 
 static void handoff_cpu(void *arg)
 {
-	unsigned int cpu = smp_processor_id(), next = (cpu + 1) % handoff.n;
+	unsigned int cpu = smp_processor_id(), next = next_online_cpu(cpu);
 	unsigned int i;
 	struct rnd_state rnd;
 	struct handoff_obj o;
@@ -551,7 +665,7 @@ static void frees_handed_to_other_cpus(struct ktest *t)
 	handoff.cache = kmem_cache_create("smp_handoff", 120, 0, 0, NULL, NULL);
 	KTEST_ASSERT_NOT_NULL(t, handoff.cache);
 	smp_run_on_all_cpus(handoff_cpu, NULL);
-	for (cpu = 0; cpu < handoff.n; cpu++) {
+	for_each_online_cpu(cpu) {
 		KTEST_EXPECT_EQ(t, handoff.errors[cpu], 0UL);
 		KTEST_EXPECT_EQ(t, handoff.ring[cpu].head, handoff.ring[cpu].tail);
 		handed += handoff.handed[cpu];
@@ -616,7 +730,7 @@ static void irq_alloc_cpu(void *arg)
 	setup_timer(&a->timer, irq_alloc_fn, cpu);
 	mod_timer(&a->timer, jiffies + 1);
 	barrier_wait(&irq_start, num_online_cpus());
-	for (i = 0; i < PROC_OPS || __atomic_load_n(&a->fired, __ATOMIC_RELAXED) < 3; i++) {
+	for (i = 0; i < PROC_OPS; i++) {
 		k = i % 4;
 		if (p[k]) {
 			if (!handoff_intact(p[k], kmem_cache_size(irq_cache), tag + k))
@@ -629,8 +743,12 @@ static void irq_alloc_cpu(void *arg)
 		kfree(kmalloc(32 + i % 200, GFP_KERNEL));
 		if (i % 256 == 255)
 			ktest_wait_ticks(1);
-		if (i > 100 * PROC_OPS)
-			break;		/* no tick ever came: the check below fails */
+	}
+	/* the timer must have run three times, with process context busy in
+	 * between: wait for that, at most ten seconds of ticks */
+	for (i = 0; i < 10 * HZ && __atomic_load_n(&a->fired, __ATOMIC_RELAXED) < 3; i++) {
+		kfree(kmalloc(32 + i % 200, GFP_KERNEL));
+		ktest_wait_ticks(1);
 	}
 	for (k = 0; k < 4; k++)
 		if (p[k])
@@ -643,7 +761,7 @@ static void irq_alloc_cpu(void *arg)
 
 static void timer_and_process_allocate_on_every_cpu(struct ktest *t)
 {
-	unsigned int cpu, n = num_online_cpus();
+	unsigned int cpu;
 
 	if (!need_cpus(t, 2))
 		return;
@@ -652,7 +770,10 @@ static void timer_and_process_allocate_on_every_cpu(struct ktest *t)
 	irq_cache = kmem_cache_create("smp_irq", 200, 0, 0, NULL, NULL);
 	KTEST_ASSERT_NOT_NULL(t, irq_cache);
 	smp_run_on_all_cpus(irq_alloc_cpu, NULL);
-	for (cpu = 0; cpu < n; cpu++) {
+	for_each_online_cpu(cpu) {
+		if (irq_alloc[cpu].fired < 3)
+			ktest_info(t, "CPU %u's timer ran %d times in 10 s of ticks", cpu,
+				   irq_alloc[cpu].fired);
 		KTEST_EXPECT_GE(t, irq_alloc[cpu].fired, 3);
 		KTEST_EXPECT_EQ(t, irq_alloc[cpu].errors, 0UL);
 		KTEST_EXPECT_EQ(t, irq_alloc[cpu].proc_errors, 0UL);
@@ -715,7 +836,7 @@ static void caches_come_and_go_on_every_cpu(struct ktest *t)
 	memset(cache_errors, 0, sizeof(cache_errors));
 	atomic_set(&cache_start, 0);
 	smp_run_on_all_cpus(cache_churn_cpu, NULL);
-	for (cpu = 0; cpu < num_online_cpus(); cpu++)
+	for_each_online_cpu(cpu)
 		KTEST_EXPECT_EQ(t, cache_errors[cpu], 0UL);
 }
 
@@ -724,30 +845,50 @@ static void caches_come_and_go_on_every_cpu(struct ktest *t)
 #define SHRINK_OPS	6000
 
 static struct kmem_cache *shrink_cache;
-static unsigned long shrink_errors[NR_CPUS], shrinks;
+static unsigned long shrink_errors[NR_CPUS], shrinks, shrink_waits_lost;
+static unsigned int shrinker;		/* the CPU that shrinks: the suite's */
 static atomic_t shrink_workers_done, shrink_start;
+
+/* A worker halfway through its allocations waits until the shrinker has
+ * shrunk again since the worker began (at most about ten seconds of
+ * ticks), so that shrinks overlap every worker's allocations however the
+ * CPUs are scheduled; returns 0 if it gave up. */
+static int wait_for_a_shrink(unsigned long since)
+{
+	unsigned long end = jiffies + 10UL * HZ;
+
+	while (__atomic_load_n(&shrinks, __ATOMIC_RELAXED) == since)
+		if (time_after(jiffies, end))
+			return 0;
+		else
+			cpu_relax();
+	return 1;
+}
 
 static void shrink_cpu(void *arg)
 {
 	unsigned int cpu = smp_processor_id(), i, k;
+	unsigned long seen;
 	void *p[16];
 	size_t size = kmem_cache_size(shrink_cache);
 
 	(void)arg;
 	memset(p, 0, sizeof(p));
 	barrier_wait(&shrink_start, num_online_cpus());
-	if (cpu == 0) {
+	if (cpu == shrinker) {
 		while (atomic_read(&shrink_workers_done) < (int)num_online_cpus() - 1) {
 			kmem_cache_shrink(shrink_cache);
-			shrinks++;
-			if (shrinks % 8 == 0)
+			if (__atomic_add_fetch(&shrinks, 1, __ATOMIC_RELAXED) % 8 == 0)
 				kmem_reclaim();
 			cpu_relax();
 		}
 		return;
 	}
+	seen = __atomic_load_n(&shrinks, __ATOMIC_RELAXED);
 	for (i = 0; i < SHRINK_OPS; i++) {
 		k = i % 16;
+		if (i == SHRINK_OPS / 2 && !wait_for_a_shrink(seen))
+			__atomic_add_fetch(&shrink_waits_lost, 1, __ATOMIC_RELAXED);
 		if (p[k]) {
 			if (!handoff_intact(p[k], size, (cpu << 24) ^ (i - 16)))
 				shrink_errors[cpu]++;
@@ -771,14 +912,17 @@ static void shrink_while_others_allocate(struct ktest *t)
 	if (!need_cpus(t, 2))
 		return;
 	memset(shrink_errors, 0, sizeof(shrink_errors));
-	shrinks = 0;
+	shrinks = shrink_waits_lost = 0;
+	shrinker = smp_processor_id();
 	atomic_set(&shrink_workers_done, 0);
 	atomic_set(&shrink_start, 0);
 	shrink_cache = kmem_cache_create("smp_shrink", 300, 0, 0, NULL, NULL);
 	KTEST_ASSERT_NOT_NULL(t, shrink_cache);
 	smp_run_on_all_cpus(shrink_cpu, NULL);
-	for (cpu = 0; cpu < num_online_cpus(); cpu++)
+	for_each_online_cpu(cpu)
 		KTEST_EXPECT_EQ(t, shrink_errors[cpu], 0UL);
+	/* every worker saw a shrink during its run, or waited 10 s for one */
+	KTEST_EXPECT_EQ(t, shrink_waits_lost, 0UL);
 	KTEST_EXPECT_GT(t, shrinks, 0UL);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(shrink_cache), 0);
 	ktest_info(t, "%lu shrinks while %u CPUs allocated", shrinks, num_online_cpus() - 1);
@@ -786,19 +930,29 @@ static void shrink_while_others_allocate(struct ktest *t)
 
 /* ---- the scaling workload, as a test ---------------------------------------------- */
 
+#define STRESS_OPS	5000	/* per CPU: a minute of SLOB at -smp 4 on a busy host */
+
+/* kmem_stress on every online CPU (the calling one in slot 0, the others
+ * by number, holes skipped): every object intact, every operation done. */
 static void stress_on_every_cpu(struct ktest *t)
 {
 	static struct kmem_stress_result res;
-	unsigned int cpu, n = num_online_cpus();
+	unsigned int slot, cpu, n = num_online_cpus();
 
 	if (!need_cpus(t, 2))
 		return;
-	KTEST_EXPECT_EQ(t, kmem_stress_run(n, 20000, &res), 0);
+	KTEST_EXPECT_EQ(t, kmem_stress_run(n, STRESS_OPS, &res), 0);
 	KTEST_EXPECT_EQ(t, res.ncpus, n);
-	for (cpu = 0; cpu < n; cpu++) {
-		KTEST_EXPECT_EQ(t, res.ops[cpu], 20000UL);
-		KTEST_EXPECT_EQ(t, res.errors[cpu], 0UL);
+	KTEST_EXPECT_EQ(t, res.interrupted, 0);
+	for (slot = 0; slot < n; slot++) {
+		KTEST_EXPECT_EQ(t, res.ops[slot], (unsigned long)STRESS_OPS);
+		KTEST_EXPECT_EQ(t, res.errors[slot], 0UL);
 	}
+	slot = 0;
+	for_each_online_cpu(cpu)	/* the slots are the online CPUs, in order */
+		if (slot < n && res.cpu[slot] == cpu)
+			slot++;
+	KTEST_EXPECT_EQ(t, slot, n);
 }
 
 static const struct ktest_case smp_cases[] = {
@@ -806,6 +960,7 @@ static const struct ktest_case smp_cases[] = {
 	KTEST_CASE(lock_torture_counts_exact),
 	KTEST_CASE(debug_lock_reports_other_cpus),
 	KTEST_CASE(call_function_reaches_every_other_cpu),
+	KTEST_CASE(call_function_refused_with_interrupts_off),
 	KTEST_CASE(timers_run_where_armed),
 	KTEST_CASE(frees_handed_to_other_cpus),
 	KTEST_CASE(timer_and_process_allocate_on_every_cpu),

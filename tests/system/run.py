@@ -21,6 +21,7 @@ import importlib.util
 import json
 import os
 import re
+import socket
 import struct
 import subprocess
 import sys
@@ -29,7 +30,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-from qemu_console import QemuConsole, EXIT_PASS, Timeout  # noqa: E402
+from qemu_console import QemuConsole, EXIT_FAIL, EXIT_PASS, Timeout  # noqa: E402
+from qemu_console import qemu_arguments, qemu_command  # noqa: E402
 from serial_log import FOOTPRINT_LINES, footprint, layout, read_log, strip  # noqa: E402
 
 PY = "/usr/bin/python3"
@@ -330,14 +332,14 @@ def iso_case(hotkey, alloc):
 
 # ---- exceptions fail the run -----------------------------------------------------------
 
-def fault_case(kind, name, *needles, smp=1):
+def fault_case(kind, name, *needles, smp=1, alloc="slob", suffix="", append=""):
     """fault=KIND makes the kernel raise an exception on purpose: the report
     names it (and says what the needles say), the kernel panics and the
     run fails; with smp > 1 the other CPUs are stopped."""
     def case():
-        log = work(f"fault-{kind}.log")
-        status, text = qemu_run(log, "--kernel", kernel("slob"), "--smp", str(smp), "--append",
-                                f"fault={kind} selftest", timeout=60)
+        log = work(f"fault-{kind}{suffix}-{alloc}-{smp}.log")
+        status, text = qemu_run(log, "--kernel", kernel(alloc), "--smp", str(smp), "--append",
+                                f"fault={kind} selftest {append}", timeout=60)
         problems = []
         if status != 1:
             problems.append(f"qemu-run status {status}, expected 1 (the kernel reports failure)")
@@ -347,7 +349,82 @@ def fault_case(kind, name, *needles, smp=1):
         if r.returncode != 1 or f"CPU exception: {name}" not in r.stdout:
             problems.append("ktap.py does not fail the run naming the exception")
         return problems, text
-    case.__name__ = f"fault_{kind.replace('-', '_')}_reported"
+    case.__name__ = f"fault_{kind.replace('-', '_')}_reported{suffix}"
+    return case
+
+
+class MonitoredConsole(QemuConsole):
+    """A QemuConsole whose QEMU has its human monitor on a Unix socket, for
+    monitor() commands (nmi, ...)."""
+    def __init__(self, boot_args, mem=32, timeout=60):
+        cmd = qemu_command(qemu_arguments().parse_args(list(boot_args) + ["--mem", str(mem)]))
+        self.monitor_path = work(f"monitor-{os.getpid()}.sock")
+        if os.path.exists(self.monitor_path):
+            os.unlink(self.monitor_path)
+        cmd[cmd.index("-monitor") + 1] = f"unix:{self.monitor_path},server=on,wait=off"
+        self.timeout, self.log, self.pos = timeout, "", 0
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT)
+
+    def monitor(self, command, timeout=10):
+        """Runs one monitor command; returns what the monitor answered."""
+        with socket.socket(socket.AF_UNIX) as sk:
+            sk.settimeout(timeout)
+            end = time.monotonic() + timeout
+            while True:
+                try:
+                    sk.connect(self.monitor_path)
+                    break
+                except (FileNotFoundError, ConnectionRefusedError):
+                    if time.monotonic() > end:
+                        raise Timeout(f"no QEMU monitor at {self.monitor_path}")
+                    time.sleep(0.1)
+            answer = b""
+            for send in (None, command):
+                if send:
+                    sk.sendall(send.encode() + b"\n")
+                while not answer.endswith(b"(qemu) "):
+                    answer += sk.recv(4096)
+                if send:
+                    return answer.decode("utf-8", "replace")
+                answer = b""
+
+    def close(self):
+        super().close()
+        if os.path.exists(self.monitor_path):
+            os.unlink(self.monitor_path)
+
+
+def nmi_during_output_case(smp):
+    """An NMI (QEMU monitor "nmi", which every CPU takes) while the console
+    prints a long report: the NMI's report and the panic come out, and the
+    run ends with the failure status, not a hang.  The NMI once stopped the
+    output for good whenever it came inside printk.  Which it hit, inside a
+    printk or between two, is printed."""
+    def case():
+        problems = []
+        with MonitoredConsole(["--kernel", kernel("slab"), "--smp", str(smp), "--append",
+                               "poweroff console"], timeout=120) as q:
+            q.expect(r"tinyslab> ")
+            q.send("slabinfo\r" * 8, delay=0)
+            q.expect(r"slabinfo - version")
+            q.monitor("nmi")
+            try:
+                status = q.wait_exit(60)
+            except Timeout:
+                status = None
+            text = strip(q.log)
+            if status != EXIT_FAIL:
+                problems.append(f"QEMU exit status {status}, expected {EXIT_FAIL} (a panic)")
+            expect_in(text, problems, "*** non-maskable interrupt (vector 2)", "EIP:",
+                      "Kernel panic - not syncing: Fatal exception: non-maskable interrupt")
+            inside = "it came inside a printk on this CPU" in text
+            print(f"# nmi_during_output_smp{smp}: the NMI came "
+                  f"{'inside a printk' if inside else 'between two printks'}")
+            if smp > 1:
+                expect_in(text, problems, "the other CPUs are stopped)")
+            return problems, q.log[-4000:]
+    case.__name__ = f"nmi_during_output_smp{smp}"
     return case
 
 
@@ -643,6 +720,129 @@ def smp_cpus_left_out():
     return problems, text
 
 
+def smp_late_ap():
+    """The boot CPU and a late AP both claim the AP's state by compare-and-swap,
+    and exactly one wins: an AP that answers after the 2 s wait (smp_delay_ap=1,3000)
+    finds itself claimed failed and parks, uncounted, and the self-tests run on the
+    other three; one that is slow but in time (smp_delay_ap=1,500) is online.  (The
+    AP once counted itself online after the boot CPU had given it up.)"""
+    problems, texts = [], []
+    for delay, needles in (
+            (3000, ["smp: CPU 1 (APIC id 1) did not answer in 2000 ms: left out",
+                    "smp: CPU 1 answered after that and parked itself", "smp: 3 of 4 CPUs online"]),
+            (500, ["smp: CPU 1 (APIC id 1) online", "smp: 4 of 4 CPUs online"])):
+        log = work(f"smp-late-ap-{delay}.log")
+        status, text = qemu_run(log, "--kernel", kernel("slab"), "--smp", "4", "--append",
+                                f"smp_delay_ap=1,{delay} selftest=smp_arch", timeout=240)
+        texts.append(text)
+        if status != 0:
+            problems.append(f"smp_delay_ap=1,{delay}: qemu-run status {status}, expected 0")
+        expect_in(text, problems, *needles, "selftest: PASS")
+    return problems, "\n".join(texts)
+
+
+def smp_cpu_hole_case(alloc, skip):
+    """-smp 4 with CPU skip held back (smp_skip_sipi=): CPU numbers with a hole.
+    smpbench runs on 1, 2 and 3 CPUs (it once hung after the 1-CPU line),
+    stress stays clean, the smp suites pass (they once panicked in mod_timer),
+    an out-of-range smpbench count is refused, and halt ends the run."""
+    def case():
+        problems = []
+        with QemuConsole(["--kernel", kernel(alloc), "--smp", "4", "--append",
+                          f"smp_skip_sipi={skip} console"], timeout=120) as q:
+            boot = strip(q.expect(r"tinyslab> ", timeout=180))
+            expect_in(boot, problems, f"smp: CPU {skip} (APIC id {skip}) did not answer in",
+                      "smp: 3 of 4 CPUs online")
+
+            def cmd(line, timeout, *needles):
+                q.send(line + "\r")
+                try:
+                    out = strip(q.expect(r"tinyslab> ", timeout=timeout))
+                except Timeout:
+                    problems.append(f"{line!r}: no prompt within {timeout} s")
+                    return ""
+                expect_in(out, problems, *needles)
+                return out
+
+            out = cmd("smpbench 2000", 300, "smpbench:  1 CPU(s):", "smpbench:  2 CPU(s):",
+                      "smpbench:  3 CPU(s):", "allocs+frees per million cycles, x")
+            cpus = re.findall(r"smpbench:  3 CPU\(s\):.*cycles/op on CPU((?: \d+:\d+)+)", out)
+            if cpus and sorted(int(c.split(":")[0]) for c in cpus[0].split()) != \
+                    sorted({0, 1, 2, 3} - {skip}):
+                problems.append(f"smpbench ran on CPUs {cpus[0]}, not the online ones")
+            cmd("stress 20000", 300, "stress: 20000 operations, no corruption")
+            cmd("selftest smp_arch,smp", 900, "selftest: PASS")
+            cmd("smpbench 4294967296", 30, "smpbench: 4294967296 is out of range (1 to 4294967295)",
+                "usage: smpbench")
+            cmd("validate", 60, "validate: 0 inconsistencies found")
+            q.send("halt\r")
+            if q.wait_exit(30) != EXIT_PASS:
+                problems.append("halt: QEMU did not exit with the pass status")
+            return problems, q.log
+    case.__name__ = f"smp_cpu_hole_{alloc}"
+    return case
+
+
+def smpbench_ctrl_c():
+    """Ctrl-C stops smpbench within a second of its arrival (at -smp 4, SLOB, whose
+    operations are slowest there): during the 1-CPU run of 4294967295 operations
+    (which once locked the console out) and during a run on 2 CPUs; it says how far
+    it got, every object is freed and the allocator stays consistent."""
+    problems = []
+    with QemuConsole(["--kernel", kernel("slob"), "--smp", "4"], timeout=120) as q:
+        q.expect(r"tinyslab> ", timeout=180)
+        before = memfree_after_shrink(q)
+        for line, wait_for, ncpus in (("smpbench 4294967295", r"smpbench: 4294967295 alloc", 1),
+                                      ("smpbench 400000", r"smpbench:  1 CPU\(s\):.*\n", 2)):
+            q.send(line + "\r")
+            q.expect(wait_for, timeout=600)
+            time.sleep(1.0)
+            q.send("\x03")
+            start = time.monotonic()
+            try:
+                out = strip(q.expect(r"tinyslab> ", timeout=30))
+            except Timeout:
+                problems.append(f"{line!r}: no prompt within 30 s of Ctrl-C")
+                return problems, q.log
+            took = time.monotonic() - start
+            print(f"# smpbench_ctrl_c: {line!r}: the prompt came {took:.2f} s after Ctrl-C")
+            if took > 5:
+                problems.append(f"{line!r}: Ctrl-C took {took:.1f} s")
+            # (the first case may stop in the 20000-operation warm-up run on a slow host)
+            if not re.search(rf"smpbench: interrupted in the (warm-up )?run on {ncpus} CPU\(s\), "
+                             r"after \d+ of its \d+ operations", out):
+                problems.append(f"{line!r}: no 'interrupted in the run on {ncpus} CPU(s)' after "
+                                "Ctrl-C")
+            after = memfree_after_shrink(q)
+            if after != before:
+                problems.append(f"{line!r}: MemFree, Slab {after} kB after Ctrl-C, {before} before")
+        q.send("validate\r")
+        expect_in(strip(q.expect(r"tinyslab> ")), problems, "validate: 0 inconsistencies found")
+        return problems, q.log
+
+
+def selftest_ctrl_c_between_cases():
+    """Ctrl-C during a suite (smp at -smp 2, right after its first case) stops the
+    selftest command after the case that runs: the rest of the suite is reported
+    skipped, the verdict says interrupted, and the prompt comes back.  (It used to
+    stop only between suites, after the whole smp suite.)"""
+    problems = []
+    with QemuConsole(["--kernel", kernel("slab"), "--smp", "2"], timeout=120) as q:
+        q.expect(r"tinyslab> ", timeout=180)
+        q.send("selftest smp\r")
+        q.expect(r"ok 1 trylock_takes_only_a_free_lock", timeout=120)
+        q.send("\x03")
+        try:
+            out = strip(q.expect(r"tinyslab> ", timeout=120))
+        except Timeout:
+            return problems + ["no prompt within 120 s of Ctrl-C"], q.log
+        skipped = re.findall(r"ok \d+ (\w+) # SKIP interrupted \(Ctrl-C\)", out)
+        if not skipped or "stress_on_every_cpu" not in skipped:
+            problems.append(f"the cases after Ctrl-C were not skipped: {skipped}")
+        expect_in(out, problems, "selftest: interrupted after 1 of 1 runs")
+        return problems, q.log
+
+
 def compare_tool():
     small_trace()
     out = work("compare")
@@ -804,6 +1004,24 @@ CASES = [
     fault_case("stack", "double fault", "is in the guard page below CPU 0's stack"),
     fault_case("stack-ap", "double fault", "on CPU 1:", "is in the guard page below CPU 1's stack",
                "(on CPU 1; the other CPUs are stopped)", smp=2),
+    # a fault inside printk: the report still comes out (it once hung with SMP=y, and
+    # recursed through the debug lock's report into a triple fault in slab_debug)
+    *[fault_case("printk", "page fault", "it came inside a printk on this CPU",
+                 "(NULL pointer dereference)", "vsnprintf+",
+                 smp=n, alloc=a, suffix=f"_{a}_smp{n}") for a in ("slab", "slab_debug")
+      for n in (1, 4)],
+    # a CPU hung holding the console: the crashing CPU waits while nothing is written,
+    # then takes the console over
+    fault_case("console-stuck", "page fault", "printk: CPU 1 holds the console without writing: "
+               "taken over", "(on CPU 0; the other CPUs are stopped)", smp=2),
+    # panic() waits for the other CPUs to stop before it prints over the console (CPU 2
+    # made slow to stop), and not for ever
+    fault_case("null", "page fault", "(on CPU 0; the other CPUs are stopped)", smp=4,
+               suffix="_smp4", append="smp_delay_stop=2,100"),
+    fault_case("null", "page fault", "(on CPU 0; 1 other CPU(s) did not stop within 3000 ms)",
+               smp=4, suffix="_smp4_cpu_never_stops", append="smp_delay_stop=2,30000"),
+    nmi_during_output_case(1),
+    nmi_during_output_case(4),
     console_ctrl_c,
     console_input_limits,
     console_paste,
@@ -823,6 +1041,11 @@ CASES = [
     smp_console_case("slab"),
     smp_console_case("slob"),
     smp_cpus_left_out,
+    smp_late_ap,
+    smp_cpu_hole_case("slab", 1),
+    smp_cpu_hole_case("slob", 2),
+    smpbench_ctrl_c,
+    selftest_ctrl_c_between_cases,
     kmem_debug_console_case("slab"),
     kmem_debug_console_case("slob"),
     kmem_debug_trace_case("slab"),

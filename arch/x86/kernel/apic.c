@@ -99,19 +99,26 @@ int apic_send_ipi(unsigned int apic_id, u32 icr)
 	return 0;
 }
 
-void udelay(unsigned long usecs)
+/* Spins until the TSC has moved on by usecs. */
+static void delay_us(u64 usecs)
 {
 	u64 khz = tsc_khz ? tsc_khz : 4000000;	/* uncalibrated: assume a fast CPU */
-	u64 end = rdtsc() + (u64)usecs * khz / 1000;
+	u64 end = rdtsc() + usecs * khz / 1000;
 
 	while (rdtsc() < end)
 		cpu_relax();
 }
 
+void udelay(unsigned long usecs)
+{
+	delay_us(usecs);
+}
+
+/* One deadline for the whole delay: a virtual CPU descheduled now and
+ * then (TCG on a busy host) must not add a time slice per millisecond. */
 void mdelay(unsigned long msecs)
 {
-	while (msecs--)
-		udelay(1000);
+	delay_us((u64)msecs * 1000);
 }
 
 /* Counts PIT channel 2 down from CALIBRATE_MS worth of its clock and

@@ -11,6 +11,7 @@
 #include <tiny/kernel.h>
 #include <tiny/string.h>
 #include <tiny/mm.h>
+#include <tiny/oops.h>
 #include <tiny/smp.h>
 #include <asm/desc.h>
 #include <asm/processor.h>
@@ -166,6 +167,7 @@ void double_fault_task(void)
 	unsigned int cpu = smp_processor_id();
 	const struct tss *t = &cpu_tables[cpu].tss;
 
+	oops_begin();
 	printk(KERN_EMERG "*** double fault (vector 8) on CPU %u: the kernel stack is probably exhausted\n",
 	       cpu);
 	explain_stack_overflow(cpu, t->esp);

@@ -8,6 +8,13 @@
  * that; the rest of the 4 GiB is mapped with 4 MiB pages, and a 4 MiB page
  * that comes to hold an AP's guard page is split into a page table of its
  * own, with the same frames and attributes.
+ *
+ * Other CPUs cache translations (TLB) and page-table entries (the
+ * paging-structure caches) too.  Every change to a mapping made while
+ * APs run is therefore shot down: this CPU reloads CR3 and asks every
+ * other online CPU to do the same, waiting for all (flush_tlb_all()), and
+ * a page table is freed only after that, so that no CPU walks a freed,
+ * reused page.
  */
 #include <tiny/kernel.h>
 #include <tiny/mm.h>
@@ -71,7 +78,23 @@ void paging_init(void)
 }
 
 #ifdef CONFIG_SMP
+#include <tiny/smp.h>
 #include <asm/apic.h>
+
+/* This CPU's part of a shootdown (a cross-CPU call, or the caller). */
+static void flush_tlb_local(void *unused)
+{
+	(void)unused;
+	write_cr3(read_cr3());		/* no global pages: drops every translation */
+	this_cpu()->tlb_flushes++;
+}
+
+/* Flushes the TLB of every online CPU and waits until all have.  Process
+ * context, interrupts on (smp_call_function()'s rule). */
+static void flush_tlb_all(void)
+{
+	on_each_cpu(flush_tlb_local, NULL, 1);
+}
 
 /* Device registers (the local APIC's) must not be cached: marks the 4 MiB
  * page holding addr cache-disabled and write-through.  Boot CPU, after
@@ -99,14 +122,12 @@ static int split_large_page(unsigned int i)
 	for (j = 0; j < 1024; j++)
 		table[j] = ((u32)i << 22) + ((u32)j << 12) + attrs;
 	page_dir[i] = (u32)(uintptr_t)table | PTE_PRESENT | PTE_WRITE;
-	write_cr3(read_cr3());		/* drop the 4 MiB translation */
-	return 0;
+	return 0;			/* the caller shoots the 4 MiB translation down */
 }
 
-/* Unmaps the page at addr (page-aligned), so that touching it faults: 0,
- * or -1 if a page table could not be had.  Process context; another CPU
- * may use a translation it cached until its TLB is flushed, so the guards
- * of the AP stacks are made before the APs start. */
+/* Unmaps the page at addr (page-aligned), so that touching it faults on
+ * every CPU once this returns: 0, or -1 if a page table could not be
+ * had.  Process context, interrupts on. */
 int paging_guard_page(unsigned long addr)
 {
 	unsigned int i = addr >> 22;
@@ -116,7 +137,7 @@ int paging_guard_page(unsigned long addr)
 		return -1;
 	table = (u32 *)(uintptr_t)(page_dir[i] & ~0xfffu);
 	table[(addr >> 12) & 1023] = 0;
-	__asm__ __volatile__("invlpg (%0)" : : "r"(addr) : "memory");
+	flush_tlb_all();
 	return 0;
 }
 
@@ -132,20 +153,21 @@ static void join_large_page(unsigned int i, u32 *table)
 		    (table[j] & (PTE_PRESENT | PTE_WRITE | PTE_PCD | PTE_PWT)) != attrs)
 			return;
 	page_dir[i] = ((u32)i << 22) | attrs | PDE_LARGE;
-	write_cr3(read_cr3());
-	free_page((unsigned long)(uintptr_t)table);
+	flush_tlb_all();		/* no CPU walks the table any more ... */
+	free_page((unsigned long)(uintptr_t)table);	/* ... so it may go */
 }
 
 /* Maps the page at addr again, writable, and undoes the split of its 4 MiB
  * page if that was all the split was for (the self-tests give a guarded
- * block back).  Process context, as paging_guard_page(). */
+ * block back).  Process context, interrupts on, as paging_guard_page(). */
 void paging_unguard_page(unsigned long addr)
 {
 	unsigned int i = addr >> 22;
 	u32 *table = (u32 *)(uintptr_t)(page_dir[i] & ~0xfffu);
 
+	/* No CPU caches an entry that is not present: nothing to shoot down
+	 * for the mapping itself, only for the join (which frees a table). */
 	table[(addr >> 12) & 1023] = (u32)(addr & ~0xfffUL) | PTE_PRESENT | PTE_WRITE;
-	__asm__ __volatile__("invlpg (%0)" : : "r"(addr) : "memory");
 	if (i)
 		join_large_page(i, table);
 }

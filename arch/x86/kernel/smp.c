@@ -13,9 +13,12 @@
  * truly run it at once.
  *
  * smp_stop_other_cpus(): an NMI to every other CPU, which then halts for
- * good; even a CPU spinning with interrupts off stops.
+ * good (smp_stop_this_cpu()); even a CPU spinning with interrupts off
+ * stops.  The caller waits until none is online but itself, or the
+ * timeout.
  */
 #include <tiny/kernel.h>
+#include <tiny/cmdline.h>
 #include <tiny/smp.h>
 #include <tiny/spinlock.h>
 #include <tiny/timer.h>
@@ -45,6 +48,16 @@ static struct {
 static DEFINE_SPINLOCK(run_lock);
 
 static int stopping;
+static unsigned int delay_stop_cpu;	/* test aid: this CPU stops ... */
+static unsigned long delay_stop_ms;	/* ... this late */
+
+static int delay_stop_setup(const char *val)
+{
+	return parse_cpu_ms(val, &delay_stop_cpu, &delay_stop_ms);
+}
+kernel_param("smp_delay_stop", delay_stop_setup,
+	     "=CPU,MS: that CPU takes MS ms to stop when panic() stops the CPUs (to see "
+	     "panic() wait for it, at most 3000 ms)");
 
 static unsigned int load(const unsigned int *p)
 {
@@ -89,9 +102,10 @@ int smp_call_function(smp_call_func_t fn, void *info, int wait)
 	struct call_block b = { fn, info, wait, 0, 0 };
 	unsigned int n;
 
+	if (WARN_ON(irqs_disabled()))
+		return -1;	/* <tiny/smp.h>: with interrupts off it runs nothing */
 	if (num_online_cpus() == 1)
 		return 0;
-	WARN_ON(irqs_disabled());
 	spin_lock(&call_lock);	/* interrupts stay on: we may be called meanwhile */
 	call_current = &b;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -172,27 +186,45 @@ unsigned int smp_run_on_all_cpus(smp_call_func_t fn, void *arg)
 	return n + 1;
 }
 
-void smp_stop_other_cpus(void)
+/* Other CPUs still online. */
+static unsigned int others_online(void)
 {
-	unsigned int cpu, me = smp_processor_id();
+	unsigned int cpu, n = 0;
+
+	for_each_online_cpu(cpu)
+		n += cpu != smp_processor_id();
+	return n;
+}
+
+unsigned int smp_stop_other_cpus(unsigned long timeout_ms)
+{
+	u64 end = rdtsc() + (u64)tsc_khz * timeout_ms;
 
 	if (!apic_usable)
-		return;
-	stopping = 1;
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	for_each_online_cpu(cpu)
-		if (cpu != me)
-			apic_send_ipi(x86_cpus[cpu].apic_id, ICR_NMI);
+		return others_online();
+	__atomic_store_n(&stopping, 1, __ATOMIC_SEQ_CST);
+	ipi_others(ICR_NMI);
+	while (others_online() && rdtsc() < end)
+		cpu_relax();
+	return others_online();
+}
+
+void smp_stop_this_cpu(void)
+{
+	struct x86_cpu *c = this_cpu();
+
+	local_irq_disable();
+	if (c->cpu == delay_stop_cpu)
+		mdelay(delay_stop_ms);
+	apic_write(APIC_LVT_TIMER, APIC_LVT_MASKED | LOCAL_TIMER_VECTOR);
+	if (__atomic_exchange_n(&c->state, CPU_STOPPED, __ATOMIC_SEQ_CST) == CPU_ONLINE)
+		__atomic_sub_fetch(&nr_online_cpus, 1, __ATOMIC_SEQ_CST);
+	for (;;)
+		halt();		/* an NMI may still come; it finds this CPU stopped */
 }
 
 void smp_nmi_stop_check(void)
 {
-	struct x86_cpu *c = this_cpu();
-
-	if (!stopping)
-		return;
-	c->state = CPU_STOPPED;
-	__atomic_sub_fetch(&nr_online_cpus, 1, __ATOMIC_SEQ_CST);
-	for (;;)
-		halt();		/* interrupts are off in the NMI handler */
+	if (__atomic_load_n(&stopping, __ATOMIC_SEQ_CST))
+		smp_stop_this_cpu();
 }

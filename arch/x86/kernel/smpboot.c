@@ -8,10 +8,18 @@
  * second start-up IPI, 200 us.  The AP runs trampoline.S, then
  * ap_start_kernel() here on a stack of its own: it loads its own GDT,
  * TSS and double-fault task (gdt.c) with its per-CPU area, the shared
- * IDT, enables its local APIC and timer, says it is online and idles
- * (smp.c) taking calls.  An AP that does not say so within
- * AP_TIMEOUT_MS is reported, sent INIT again (so that it cannot wake up
- * later on a stale stack) and left out.
+ * IDT, enables its local APIC and timer, claims itself online and idles
+ * (smp.c) taking calls.  An AP that has not claimed itself online within
+ * AP_TIMEOUT_MS is claimed failed by the boot CPU, reported, sent INIT
+ * again (so that it cannot wake up later on a stale stack) and left out.
+ *
+ * The two claims race: an AP may answer just as the wait ends.  Each is a
+ * compare-and-swap of the CPU's state from CPU_BOOTING, to CPU_ONLINE by
+ * the AP or to CPU_FAILED by the boot CPU, so exactly one wins.  An AP
+ * that loses parks itself (its timer masked, interrupts off, halted)
+ * until the INIT comes; a boot CPU that loses counts the AP online after
+ * all.  Only the boot CPU counts CPUs online (nr_online_cpus), after it
+ * has seen the claim, so the count never includes a parked CPU.
  */
 #include <tiny/kernel.h>
 #include <tiny/boot.h>
@@ -42,6 +50,8 @@ static volatile unsigned int ap_boot_cpu;
 static unsigned long trampoline_page;	/* physical, below 1 MiB; 0 if none */
 static unsigned int max_cpus = NR_CPUS;
 static unsigned int skip_sipi_cpu;	/* test aid: this CPU gets no start-up IPI */
+static unsigned int delay_ap_cpu;	/* test aid: this CPU claims itself online ... */
+static unsigned long delay_ap_ms;	/* ... this late */
 static unsigned int nr_listed_cpus = 1;
 
 extern const char trampoline_start[], trampoline_end[];
@@ -71,6 +81,35 @@ static int skip_sipi_setup(const char *val)
 }
 kernel_param("smp_skip_sipi", skip_sipi_setup,
 	     "=CPU: send that CPU no start-up IPI (to see one that does not answer)");
+
+int parse_cpu_ms(const char *val, unsigned int *cpu, unsigned long *ms)
+{
+	char num[12];
+	const char *comma = strchr(val, ',');
+	unsigned long n, t;
+	int r;
+
+	if (!comma || (size_t)(comma - val) >= sizeof(num))
+		return PARSE_BAD;
+	memcpy(num, val, (size_t)(comma - val));
+	num[comma - val] = '\0';
+	r = parse_ulong(num, 1, NR_CPUS - 1, &n);
+	if (!r)
+		r = parse_ulong(comma + 1, 0, 60000, &t);
+	if (r)
+		return r;
+	*cpu = (unsigned int)n;
+	*ms = t;
+	return 0;
+}
+
+static int delay_ap_setup(const char *val)
+{
+	return parse_cpu_ms(val, &delay_ap_cpu, &delay_ap_ms);
+}
+kernel_param("smp_delay_ap", delay_ap_setup,
+	     "=CPU,MS: that CPU claims itself online MS ms late (to see an AP that answers "
+	     "after the boot CPU gave up: the boot CPU then waits for its claim before the INIT)");
 
 static int page_is_free_low_ram(unsigned long p)
 {
@@ -126,6 +165,15 @@ void smp_detect(void)
 		pr_warn("smp: boot CPU's APIC id is %u, CPUID said %u\n", apic_read_id(), c->apic_id);
 }
 
+/* Moves c's state from CPU_BOOTING to to; nonzero if this call did it. */
+static int claim(struct x86_cpu *c, int to)
+{
+	int booting = CPU_BOOTING;
+
+	return __atomic_compare_exchange_n(&c->state, &booting, to, 0, __ATOMIC_SEQ_CST,
+					   __ATOMIC_SEQ_CST);
+}
+
 /* Called by ap_entry32 on the AP's own stack, interrupts off. */
 void ap_start_kernel(void)
 {
@@ -136,9 +184,15 @@ void ap_start_kernel(void)
 	apic_enable_this_cpu(0);
 	apic_timer_start();
 	c->online_tsc = rdtsc();
-	__atomic_add_fetch(&nr_online_cpus, 1, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&c->state, CPU_ONLINE, __ATOMIC_RELEASE);
-	smp_idle_loop();
+	if (c->cpu == delay_ap_cpu)
+		mdelay(delay_ap_ms);
+	if (claim(c, CPU_ONLINE))
+		smp_idle_loop();
+	/* the boot CPU gave up on us: never run, wait for its INIT */
+	apic_write(APIC_LVT_TIMER, APIC_LVT_MASKED | LOCAL_TIMER_VECTOR);
+	__atomic_store_n(&c->answered_late, 1, __ATOMIC_RELEASE);
+	for (;;)
+		halt();
 }
 
 unsigned int smp_expected_cpus(void)
@@ -167,17 +221,32 @@ static int send_init_sipi_sipi(unsigned int cpu, unsigned int apic_id)
 	return err;
 }
 
-/* Waits for the AP to come online, at most AP_TIMEOUT_MS; 0 if it did. */
+/* Waits for the AP to claim itself online, at most AP_TIMEOUT_MS, then
+ * claims it failed; returns 0 if the AP won, -1 if this CPU did. */
 static int wait_online(struct x86_cpu *c)
 {
 	u64 end = rdtsc() + (u64)tsc_khz * AP_TIMEOUT_MS;
 
 	while (__atomic_load_n(&c->state, __ATOMIC_ACQUIRE) != CPU_ONLINE) {
 		if (rdtsc() > end)
-			return -1;
+			return claim(c, CPU_FAILED) ? -1 : 0;
 		cpu_relax();
 	}
 	return 0;
+}
+
+/* smp_delay_ap=: waits (at most its delay and a second) for the late AP
+ * to find that it lost, so that the test sees the AP's side of the race. */
+static void wait_for_late_claim(struct x86_cpu *c)
+{
+	u64 end = rdtsc() + (u64)tsc_khz * (delay_ap_ms + 1000);
+
+	if (c->cpu != delay_ap_cpu)
+		return;
+	while (!__atomic_load_n(&c->answered_late, __ATOMIC_ACQUIRE) && rdtsc() < end)
+		cpu_relax();
+	if (c->answered_late)
+		pr_info("smp: CPU %u answered after that and parked itself\n", c->cpu);
 }
 
 /* Gives CPU cpu a stack of AP_STACK_PAGES with an unmapped guard page
@@ -220,10 +289,11 @@ static void boot_one_cpu(unsigned int cpu)
 	if (wait_online(c)) {
 		pr_err("smp: CPU %u (APIC id %u) did not answer in %d ms: left out\n",
 		       cpu, c->apic_id, AP_TIMEOUT_MS);
+		wait_for_late_claim(c);
 		apic_send_ipi(c->apic_id, ICR_INIT | ICR_LEVEL | ICR_ASSERT);	/* park it */
-		c->state = CPU_FAILED;
 		return;		/* its stack stays allocated: it may have run on it */
 	}
+	__atomic_add_fetch(&nr_online_cpus, 1, __ATOMIC_SEQ_CST);
 	pr_info("smp: CPU %u (APIC id %u) online\n", cpu, c->apic_id);
 }
 

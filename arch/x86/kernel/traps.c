@@ -11,6 +11,7 @@
 #include <asm/processor.h>
 #include <tiny/string.h>
 #include <tiny/arch.h>
+#include <tiny/oops.h>
 #include <tiny/smp.h>
 #ifdef CONFIG_SMP
 #include <asm/apic.h>
@@ -133,18 +134,71 @@ static void explain_page_fault(const struct pt_regs *regs)
 	       addr, addr < 4096 ? " (NULL pointer dereference)" : "");
 }
 
-/* Reports a CPU exception raised by kernel code and panics. */
+/* Reports a CPU exception raised by kernel code (or an NMI) and panics.
+ * One CPU reports (<tiny/oops.h>); a fault while reporting gets one line. */
 static __noreturn void die(struct pt_regs *regs)
 {
 	u32 v = regs->vector;
+	int in_printk = printk_depth();
 
+	if (oops_begin() > 1) {
+		printk(KERN_EMERG "*** %s (vector %u) at EIP %08x %pS, while reporting a crash\n",
+		       exception_names[v], v, regs->eip, (void *)(uintptr_t)regs->eip);
+		panic("Fatal exception while reporting one: %s", exception_names[v]);
+	}
 	printk(KERN_EMERG "*** %s (vector %u), error code %08x, at EIP %08x %pS\n",
 	       exception_names[v], v, regs->error_code, regs->eip, (void *)(uintptr_t)regs->eip);
+	if (in_printk)
+		printk(KERN_EMERG "(it came inside a printk on this CPU; that message is lost or cut short)\n");
 	if (v == 14)
 		explain_page_fault(regs);
 	show_regs(regs);
 	show_stack((unsigned long)(uintptr_t)&regs->eflags + sizeof(regs->eflags));
 	panic("Fatal exception: %s", exception_names[v]);
+}
+
+/*
+ * probe_read_u32(addr, val): reads a word that may be unmapped.  A page
+ * fault on its one load is not a crash: the fault handler finds the load
+ * in exception_fixups[] and resumes at its fixup, which returns -1.
+ */
+__asm__(".text\n"
+	".globl probe_read_u32\n"
+	".type probe_read_u32, @function\n"
+	"probe_read_u32:\n\t"
+	"movl 4(%esp), %ecx\n"
+	"probe_read_load:\n\t"
+	"movl (%ecx), %eax\n\t"
+	"movl 8(%esp), %ecx\n\t"
+	"movl %eax, (%ecx)\n\t"
+	"xorl %eax, %eax\n\t"
+	"ret\n"
+	"probe_read_fixup:\n\t"
+	"movl $-1, %eax\n\t"
+	"ret\n"
+	".size probe_read_u32, . - probe_read_u32\n");
+
+extern const char probe_read_load[], probe_read_fixup[];
+
+/* Instructions allowed to fault, and where each goes on instead. */
+static const struct {
+	const char *insn, *fixup;
+} exception_fixups[] = {
+	{ probe_read_load, probe_read_fixup },
+};
+
+/* Resumes a fault of an instruction in exception_fixups[] at its fixup;
+ * returns 0 if the instruction is not there. */
+static int fixup_exception(struct pt_regs *regs)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(exception_fixups); i++)
+		if (regs->eip == (u32)(uintptr_t)exception_fixups[i].insn) {
+			regs->eip = (u32)(uintptr_t)exception_fixups[i].fixup;
+			return 1;
+		}
+	return 0;
 }
 
 /* Called by every stub in entry.S with the saved frame. */
@@ -154,6 +208,8 @@ void do_trap(struct pt_regs *regs)
 		do_irq(regs);
 	else if (apic_vector(regs->vector))
 		do_apic_interrupt(regs);
+	else if (regs->vector == 14 && fixup_exception(regs))
+		return;
 	else {
 		if (regs->vector == 2)
 			nmi_stop_check();
@@ -225,6 +281,31 @@ static void overflow_cpu1_stack(void *unused)
 		recurse_forever(start);
 }
 
+/* Runs on every other CPU (IPI): CPU 1 takes the console and hangs. */
+static void hold_console_on_cpu1(void *held)
+{
+	if (smp_processor_id() == 1)
+		printk_hold_console(held);
+}
+
+/* fault=console-stuck: CPU 1 holds the console for good, then this CPU
+ * faults; its report must still come out. */
+static int trigger_fault_with_console_stuck(void)
+{
+	static int held;
+	volatile uintptr_t null = 0;
+	unsigned int ms;
+
+	if (!cpu_online(1)) {
+		pr_err("fault=console-stuck: CPU 1 is not online (boot with 2 CPUs or more)\n");
+		return 0;
+	}
+	smp_call_function(hold_console_on_cpu1, &held, 0);
+	for (ms = 0; ms < 2000 && !__atomic_load_n(&held, __ATOMIC_ACQUIRE); ms++)
+		mdelay(1);
+	return *(volatile int *)null;
+}
+
 /* fault=stack-ap: makes CPU 1 overflow its own stack, from an IPI. */
 static int trigger_ap_stack_overflow(void)
 {
@@ -243,12 +324,19 @@ static int trigger_ap_stack_overflow(void)
 	pr_err("fault=stack-ap: needs an SMP kernel\n");
 	return 0;
 }
+
+static int trigger_fault_with_console_stuck(void)
+{
+	pr_err("fault=console-stuck: needs an SMP kernel\n");
+	return 0;
+}
 #endif
 
 int arch_trigger_fault(const char *kind)
 {
 	volatile int zero = 0, dividend = 1;
 	volatile char start[2] = { 0, 0 };
+	const char *volatile bad_string = (const char *)8;
 
 	if (!strcmp(kind, "divide"))
 		return dividend / zero;
@@ -262,5 +350,9 @@ int arch_trigger_fault(const char *kind)
 		return recurse_forever(start);
 	else if (!strcmp(kind, "stack-ap"))
 		return trigger_ap_stack_overflow();
+	else if (!strcmp(kind, "console-stuck"))
+		return trigger_fault_with_console_stuck();
+	else if (!strcmp(kind, "printk"))	/* a page fault inside printk */
+		return printk(KERN_EMERG "fault=printk: %s\n", bad_string);
 	return -1;
 }

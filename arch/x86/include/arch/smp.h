@@ -23,6 +23,8 @@ enum cpu_state {
 	CPU_BOOTING,		/* INIT-SIPI-SIPI sent, waiting for it */
 	CPU_ONLINE,		/* running its idle loop, taking calls */
 	CPU_FAILED,		/* did not answer in time: left out */
+	/* BOOTING becomes ONLINE (by the AP) or FAILED (by the boot CPU) by
+	 * a compare-and-swap: exactly one of the two claims it (smpboot.c). */
 	CPU_STOPPED,		/* halted by panic() */
 };
 
@@ -37,6 +39,8 @@ struct x86_cpu {
 	unsigned int run_seen;		/* last smp_run_on_all_cpus() generation run */
 	unsigned long calls;		/* smp_call_function() requests served */
 	u64 online_tsc;			/* TSC when it came online (its own TSC) */
+	int answered_late;		/* came up after the boot CPU claimed it failed */
+	unsigned long tlb_flushes;	/* shootdowns done (paging.c) */
 } __aligned(64);
 
 extern struct x86_cpu x86_cpus[CONFIG_NR_CPUS];
@@ -83,7 +87,8 @@ void smp_boot_cpus(void);
 /* The CPUs that should be online: those the firmware listed (up to
  * NR_CPUS), at most maxcpus=. */
 unsigned int smp_expected_cpus(void);
-/* Stops every other CPU (an NMI): panic() calls it.  Any context. */
-void smp_stop_other_cpus(void);
+/* See <tiny/smp.h> (kernel only, for panic() and <tiny/oops.h>). */
+unsigned int smp_stop_other_cpus(unsigned long timeout_ms);
+__noreturn void smp_stop_this_cpu(void);
 
 #endif /* ARCH_SMP_H */

@@ -52,6 +52,9 @@ void request_irq(unsigned int irq, void (*handler)(struct pt_regs *regs));
 /* Bracket every interrupt handler (in_interrupt() counts them). */
 void irq_enter(void);
 void irq_exit(void);
+/* Reads the word at addr into *val: 0, or -1 (*val untouched) if the
+ * read page-faulted, which is then no crash (traps.c's fixup table). */
+int probe_read_u32(const void *addr, u32 *val);
 /* Prints the registers of a frame (used by exception and panic reports). */
 void show_regs(const struct pt_regs *regs);
 void show_stack(unsigned long esp);

@@ -13,13 +13,13 @@
 void paging_init(void);
 /* Makes the 4 MiB page holding addr uncached (for the APIC's registers). */
 void paging_set_uncached(unsigned long addr);
-/* Unmaps the page at addr (page-aligned) so that touching it faults, for a
- * stack's guard page: 0, or -1 (no page for a page table).  Process
- * context; other CPUs may keep a cached translation (guard before the APs
- * start). */
+/* Unmaps the page at addr (page-aligned) so that touching it faults on
+ * every CPU (the change is shot down on all online CPUs), for a stack's
+ * guard page: 0, or -1 (no page for a page table).  Process context,
+ * interrupts on. */
 int paging_guard_page(unsigned long addr);
 /* Maps a guard page again, writable, and joins a 4 MiB page the guard
- * split back into one, freeing its page table (the self-tests). */
+ * split back into one, freeing its page table once no CPU can use it. */
 void paging_unguard_page(unsigned long addr);
 /* The 4 KiB PTE or 4 MiB PDE (PAGING_LARGE set) mapping addr, 0 if none. */
 u32 paging_entry(unsigned long addr);

@@ -18,6 +18,9 @@ void smp_reserve_trampoline(void);
 __attribute__((__noreturn__)) void smp_idle_loop(void);
 /* Called by trampoline.S on the new AP's stack (smpboot.c). */
 void ap_start_kernel(void);
+/* Parses a test aid's "CPU,MS" (CPU 1..NR_CPUS-1, MS 0..60000): 0, or
+ * PARSE_BAD / PARSE_RANGE (smpboot.c). */
+int parse_cpu_ms(const char *val, unsigned int *cpu, unsigned long *ms);
 #else
 static inline void smp_reserve_trampoline(void) { }
 static inline void smp_detect(void) { }
