@@ -55,7 +55,7 @@ kconfig_env := cd $(objtree) && srctree=$(srctree) KCONFIG_CONFIG=.config
 
 config-targets := defconfig $(DEFCONFIGS) menuconfig olddefconfig savedefconfig oldconfig
 meta-targets := help clean distclean test run iso qemu gdb sizes compare bench fuzz coverage host-test \
-		script-test check-deps vmlinux-for-qemu
+		script-test check-deps vmlinux-for-qemu quick
 build-goals := $(filter-out $(config-targets) $(meta-targets),$(MAKECMDGOALS))
 ifeq ($(MAKECMDGOALS),)
 build-goals := all
@@ -201,6 +201,16 @@ TRACE ?= $(srctree)/tests/traces/linux-6.1-boot-files.ftrace.gz
 FUZZ_TIME ?= 60
 export MEM CPUS QEMU_TIMEOUT TRACE FUZZ_TIME V
 
+# Whether this host runs i386 user programs: $(probe_i386) asks once, after
+# install-deps (the probe needs clang -m32), prints the answer and keeps it
+# in build/i386.env; "$(with_i386) COMMAND" runs COMMAND with it in
+# TINYSLAB_I386.  TINYSLAB_I386=no makes the answer "no" on any host.
+I386_PROBE := $(srctree)/scripts/i386_probe.py
+I386_ENV := $(BUILD)/i386.env
+probe_i386 = mkdir -p $(BUILD) && $(I386_PROBE) --export > $(I386_ENV) && . $(I386_ENV) && \
+	{ $(I386_PROBE) || true; }
+with_i386 = { [ ! -f $(I386_ENV) ] || . $(I386_ENV); } &&
+
 # Builds one defconfig in build/<name>: $(call build_defconfig,slab)
 build_defconfig = $(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1) $(1)_defconfig && \
 	$(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1)
@@ -247,7 +257,8 @@ vmlinux-for-qemu:
 
 ## test        install every package (scripts/install-deps all), build every defconfig,
 ##             boot each with "selftest", run the host tests, the fuzz corpus, the system
-##             and script tests and check-deps; ends with "N passed, N failed"
+##             and script tests and check-deps; ends with "N passed, N failed, N skipped"
+##             and writes docs/results/test-DATE.txt
 test:
 	$(Q)$(DEPS) all
 	$(Q)$(srctree)/scripts/test-all
@@ -256,6 +267,13 @@ test:
 host-test:
 	$(Q)$(DEPS) build python host
 	$(Q)$(srctree)/scripts/test-all --host-only
+
+## quick       the fast loop: CONFIG (slob, the default, or slab, ...) built and booted
+##             once with selftest (CPUS=1), and its host suites under ASan+UBSan, 64-bit,
+##             with 1 CPU and with 4 CPUs as threads
+quick:
+	$(Q)$(DEPS) build qemu python host
+	$(Q)$(srctree)/scripts/test-all --quick $(or $(CONFIG),slob)
 
 ## script-test only the tests of scripts/ (KTAP parser, trace converter, ...)
 script-test:
@@ -311,20 +329,23 @@ compare:
 ##             ns, cycles and instructions per call, footprint; checked against the kernel's
 bench:
 	$(Q)$(DEPS) build qemu python host
+	$(Q)$(probe_i386)
 	$(Q)$(call build_defconfig,slab)
 	$(Q)$(call build_defconfig,slob)
-	$(Q)$(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slab bench
-	$(Q)$(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slob bench
-	$(Q)$(PYTHON) $(srctree)/scripts/bench --mem $(MEM) --trace "$(TRACE)" --out $(BUILD)/bench
-	$(Q)$(srctree)/scripts/bench-smp
+	$(Q)$(with_i386) $(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slab bench
+	$(Q)$(with_i386) $(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slob bench
+	$(Q)$(with_i386) $(PYTHON) $(srctree)/scripts/bench --mem $(MEM) --trace "$(TRACE)" \
+		--out $(BUILD)/bench
+	$(Q)$(with_i386) $(srctree)/scripts/bench-smp
 
 ## fuzz        libFuzzer on each allocator for FUZZ_TIME seconds (default 60): the API
 ##             fuzzer and the replay-module fuzzer
 fuzz:
 	$(Q)$(DEPS) build python host
-	$(Q)$(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slab fuzzer
-	$(Q)$(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slob fuzzer
-	$(Q)$(srctree)/scripts/fuzz $(FUZZ_TIME) slab slob
+	$(Q)$(probe_i386)
+	$(Q)$(with_i386) $(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slab fuzzer
+	$(Q)$(with_i386) $(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slob fuzzer
+	$(Q)$(with_i386) $(srctree)/scripts/fuzz $(FUZZ_TIME) slab slob
 
 ## coverage    line coverage of mm/ on the host (llvm-cov): the host suites, the fuzz corpus
 ##             and the trace replay, SLAB and SLOB; a table, and build/coverage/html

@@ -31,7 +31,7 @@
  * peers without it and takes their footprint from a run of its own.
  * SLAB's and SLOB's counts cost next to nothing and are always taken.
  *
- * --step N (i386 builds only) counts the instructions of every N-th
+ * --step N (x86 builds, i386 or 64-bit) counts the instructions of every N-th
  * allocator call the replay makes by single-stepping it: a breakpoint
  * (int3) on the entry of kmalloc, kmem_cache_alloc, kfree and
  * kmem_cache_free stops each call; for a call sampled, the x86 trap flag
@@ -293,13 +293,25 @@ static u32 bracket_floor(void)
 
 /* ---- --step: the instructions of each call, single-stepped ------------ */
 
-#ifdef __i386__
+#if defined(__i386__) || defined(__x86_64__)
 #define STEP_TF		0x100UL		/* EFLAGS.TF */
-/* i386 gregs[] slots (<sys/ucontext.h> names them only with _GNU_SOURCE,
- * which the force-included bench_timex.h comes before) */
+/* gregs[] slots (<sys/ucontext.h> names them only with _GNU_SOURCE, which
+ * the force-included bench_timex.h comes before).  At a function's entry
+ * the return address is at the stack pointer; i386 passes the arguments
+ * on the stack above it, x86-64 in RDI and RSI. */
+#ifdef __i386__
 #define STEP_ESP	7
 #define STEP_EIP	14
 #define STEP_EFL	16
+#define STEP_ARG(r, n)	(((uintptr_t *)(uintptr_t)(r)[STEP_ESP])[1 + (n)])
+#else
+#define STEP_ESP	15		/* REG_RSP */
+#define STEP_EIP	16		/* REG_RIP */
+#define STEP_EFL	17		/* REG_EFL */
+#define STEP_RDI	8
+#define STEP_RSI	9
+#define STEP_ARG(r, n)	((uintptr_t)(r)[(n) ? STEP_RSI : STEP_RDI])
+#endif
 
 /* The entry points stopped at: the four calls counted, then the two whose
  * inner calls are not counted. */
@@ -417,8 +429,8 @@ static void step_trap(int sig, siginfo_t *si, void *ctx)
 	r[STEP_EIP] = (greg_t)(ip - 1);
 	r[STEP_EFL] |= STEP_TF;
 	step.ret = ((uintptr_t *)(uintptr_t)r[STEP_ESP])[0];
-	step.arg = ((uintptr_t *)(uintptr_t)r[STEP_ESP])[1];
-	step.gfp = ((uintptr_t *)(uintptr_t)r[STEP_ESP])[2];
+	step.arg = STEP_ARG(r, 0);
+	step.gfp = STEP_ARG(r, 1);
 	if (e >= STEP_KFREE && e < STEP_CREATE && step.frees_left)
 		step.frees_left--;
 	else if (e >= STEP_KFREE && e < STEP_CREATE)
@@ -495,7 +507,7 @@ static void step_setup(const void *data, unsigned long every)
 {
 	(void)data;
 	(void)every;
-	fprintf(stderr, "bench: --step needs the i386 build\n");
+	fprintf(stderr, "bench: --step needs an x86 build (i386 or x86-64)\n");
 	exit(2);
 }
 

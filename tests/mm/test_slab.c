@@ -1334,34 +1334,79 @@ struct validate_race {
 	struct kmem_cache *c;
 	int stop;			/* CPU 0 is done: the others stop */
 	int errors;			/* kmem_validate()'s reports, summed */
-	unsigned int rounds;
+	unsigned int started;		/* other CPUs allocating */
+	unsigned int rounds[NR_CPUS];	/* each CPU's rounds of allocation */
+	unsigned int during[NR_CPUS];	/* of them, made while CPU 0 validated */
+	unsigned long waited, validations;
 };
 
 #define VALIDATE_RACE_ROUNDS	2000
+#define VALIDATE_RACE_WAIT	(30 * HZ)	/* for each side: generous, printed */
 
-/* On CPU 0: validates VALIDATE_RACE_ROUNDS times.  On the others: takes
- * objects and frees them in another order until told to stop, so that
- * entries move between magazine slots and state words flip between held
- * and cached under the validator. */
+static unsigned int load_u32(const unsigned int *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+/* The other online CPUs whose round counter has not moved past mark[]. */
+static unsigned int cpus_behind(struct validate_race *r, const unsigned int *mark)
+{
+	unsigned int cpu, behind = 0;
+
+	for_each_online_cpu(cpu)
+		behind += cpu && load_u32(&r->rounds[cpu]) <= mark[cpu];
+	return behind;
+}
+
+/* CPU 0: once every other CPU is allocating, validates at least
+ * VALIDATE_RACE_ROUNDS times and until every other CPU has finished a
+ * round meanwhile, so the validator surely ran against their fast paths
+ * however the CPUs were scheduled (each wait bounded by
+ * VALIDATE_RACE_WAIT ticks; the case prints what it took). */
+static void validate_race_driver(struct validate_race *r)
+{
+	unsigned int mark[NR_CPUS] = { 0 }, cpu;
+	unsigned long start = jiffies;
+
+	while (load_u32(&r->started) + 1 < num_online_cpus() &&
+	       jiffies - start < VALIDATE_RACE_WAIT)
+		ktest_wait_ticks(1);
+	for_each_online_cpu(cpu)
+		mark[cpu] = load_u32(&r->rounds[cpu]);
+	r->waited = jiffies - start;
+	start = jiffies;
+	while (r->validations < VALIDATE_RACE_ROUNDS ||
+	       (cpus_behind(r, mark) && jiffies - start < VALIDATE_RACE_WAIT)) {
+		__atomic_fetch_add(&r->errors, kmem_validate(), __ATOMIC_RELAXED);
+		if (++r->validations % 64 == 0 && r->validations >= VALIDATE_RACE_ROUNDS)
+			ktest_wait_ticks(1);	/* time passes even with --sync-ticks */
+	}
+	for_each_online_cpu(cpu)
+		r->during[cpu] = load_u32(&r->rounds[cpu]) - mark[cpu];
+	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
+}
+
+/* On CPU 0: the driver.  On the others: takes objects and frees them in
+ * another order until told to stop, so that entries move between magazine
+ * slots and state words flip between held and cached under the validator. */
 static void validate_race_cpu(void *arg)
 {
 	struct validate_race *r = arg;
+	unsigned int cpu = smp_processor_id(), i;
 	void *obj[6];
-	unsigned int i;
 
-	if (smp_processor_id() == 0) {
-		for (i = 0; i < VALIDATE_RACE_ROUNDS; i++)
-			__atomic_fetch_add(&r->errors, kmem_validate(), __ATOMIC_RELAXED);
-		__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
+	if (cpu == 0) {
+		validate_race_driver(r);
 		return;
 	}
+	__atomic_fetch_add(&r->started, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
 		for (i = 0; i < ARRAY_SIZE(obj); i++)
 			obj[i] = kmem_cache_alloc(r->c, GFP_KERNEL);
 		for (i = 0; i < ARRAY_SIZE(obj); i++)	/* 1 3 5 0 2 4: slots swap */
 			kmem_cache_free(r->c, obj[(2 * i + 1) % (ARRAY_SIZE(obj) + 1) %
 						   ARRAY_SIZE(obj)]);
-		__atomic_fetch_add(&r->rounds, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&r->rounds[cpu], 1, __ATOMIC_RELEASE);
 	}
 }
 
@@ -1370,17 +1415,24 @@ static void validate_race_cpu(void *arg)
  * (a state word read twice, an entry's objp and state from two pushes). */
 static void validate_sound_while_others_allocate(struct ktest *t)
 {
-	struct validate_race r = { 0 };
+	static struct validate_race r;
+	unsigned int cpu;
 
 	if (needs_two_cpus(t))
 		return;
+	memset(&r, 0, sizeof(r));
 	r.c = kmem_cache_create("test_validate_race", 24, 0, 0, NULL, NULL);
 	KTEST_ASSERT_NOT_NULL(t, r.c);
 	smp_run_on_all_cpus(validate_race_cpu, &r);
 	KTEST_EXPECT_EQ(t, r.errors, 0);
-	KTEST_EXPECT_GT(t, r.rounds, 0u);
-	ktest_info(t, "%u validations, %u rounds of allocation on the other CPUs",
-		   VALIDATE_RACE_ROUNDS, r.rounds);
+	ktest_info(t, "%lu validations (after %lu ticks waiting for the others to start, "
+		   "at most %lu)", r.validations, r.waited, (unsigned long)VALIDATE_RACE_WAIT);
+	for_each_online_cpu(cpu) {
+		if (!cpu)
+			continue;
+		KTEST_EXPECT_GT(t, r.during[cpu], 0u);	/* bounded wait above */
+		ktest_info(t, "cpu %u: %u rounds of allocation during them", cpu, r.during[cpu]);
+	}
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(r.c), 0);
 }
 
@@ -1391,7 +1443,11 @@ static void fill_magazine_cpu(void *arg)
 }
 
 /* Each CPU's reap timer ages that CPU's magazine: an idle magazine on
- * every CPU gives objects back within a few reap intervals. */
+ * every CPU gives objects back within a few reap intervals.  The other
+ * CPUs' timers run on their own ticks, which a busy host may hold back
+ * while CPU 0 counts jiffies: the wait is bounded generously (30 s of
+ * ticks; two passes take 2 to 3 reap intervals) and printed. */
+#define REAP_AGES_WAIT		(30 * HZ)
 static void reaper_ages_every_cpu(struct ktest *t)
 {
 	struct kmem_cache *c;
@@ -1415,13 +1471,14 @@ static void reaper_ages_every_cpu(struct ktest *t)
 		for_each_online_cpu(cpu)
 			behind += __atomic_load_n(&slab_reap_passes[cpu], __ATOMIC_RELAXED) <
 				  start[cpu] + 2;
-	} while (behind && waited < 4 * REAP_INTERVAL);
+	} while (behind && waited < REAP_AGES_WAIT);
 	for_each_online_cpu(cpu) {
 		KTEST_EXPECT_GE(t, __atomic_load_n(&slab_reap_passes[cpu], __ATOMIC_RELAXED),
 				start[cpu] + 2);
 		KTEST_EXPECT_LT(t, ac_avail(c->array[cpu]), before[cpu]);
-		ktest_info(t, "cpu %u: %u of %u objects left after %lu ticks", cpu,
-			   ac_avail(c->array[cpu]), before[cpu], waited);
+		ktest_info(t, "cpu %u: %u of %u objects left after %lu ticks (at most %lu)", cpu,
+			   ac_avail(c->array[cpu]), before[cpu], waited,
+			   (unsigned long)REAP_AGES_WAIT);
 	}
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 }

@@ -5,9 +5,17 @@ Each case runs a script on known input and checks its verdict and the
 key lines of its output: the KTAP parser on sample serial logs (passing,
 failing, panicking, truncated ones, and ones with expected and unexpected
 reports), and further scripts as they come.
-usage: tests/scripts/run.py [--summary-file FILE]
+usage: tests/scripts/run.py [--summary-file FILE] [CASE...]
+
+A case that needs an i386 host program (the attribute needs_i386) is
+skipped where none runs (scripts/i386_probe.py): "ok N NAME # SKIP
+REASON" in KTAP, and in the summary file a line of its own,
+"LABEL/NAME 0 0 1 SKIP REASON", which scripts/test-all counts and
+explains as a whole check this host cannot run (the suite's own line
+counts only what ran).
 """
 import argparse
+import functools
 import os
 import subprocess
 import sys
@@ -15,6 +23,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PY = "/usr/bin/python3"
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from i386_probe import probe, skip_reason  # noqa: E402
 
 
 def run(cmd, **kw):
@@ -80,12 +90,31 @@ def load_more_cases():
     return more
 
 
+@functools.lru_cache(maxsize=None)
+def i386_runs():
+    return probe()
+
+
+def host_skip(case):
+    """The reason this host cannot run case, or None."""
+    if not getattr(case, "needs_i386", False):
+        return None
+    runs, why = i386_runs()
+    return None if runs else skip_reason(why)
+
+
 def run_cases(cases, label, summary_file=None):
-    """Runs cases, prints KTAP, appends a summary line; returns the exit status."""
+    """Runs cases, prints KTAP, appends summary lines; returns the exit status."""
     print("KTAP version 1")
     print(f"1..{len(cases)}")
     failed = 0
+    skipped = []
     for i, case in enumerate(cases, 1):
+        reason = host_skip(case)
+        if reason:
+            print(f"ok {i} {case.__name__} # SKIP {reason}")
+            skipped.append((case.__name__, reason))
+            continue
         try:
             problems, output = case()
         except Exception as e:  # a crashing case is a failing case
@@ -97,18 +126,27 @@ def run_cases(cases, label, summary_file=None):
             for line in output.splitlines()[-15:]:
                 print(f"#   | {line}")
         print(f"{'not ok' if problems else 'ok'} {i} {case.__name__}")
-    print(f"# Totals: pass:{len(cases) - failed} fail:{failed} skip:0 total:{len(cases)}")
+    passed = len(cases) - failed - len(skipped)
+    print(f"# Totals: pass:{passed} fail:{failed} skip:{len(skipped)} total:{len(cases)}")
     if summary_file:
         with open(summary_file, "a") as f:
-            f.write(f"{label} {len(cases) - failed} {failed} 0 {'PASS' if not failed else 'FAIL'}\n")
+            f.write(f"{label} {passed} {failed} 0 {'PASS' if not failed else 'FAIL'}\n")
+            for name, reason in skipped:
+                f.write(f"{label}/{name} 0 0 1 SKIP {reason}\n")
     return 1 if failed else 0
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--summary-file")
+    ap.add_argument("cases", nargs="*", help="run only these (default: all)")
     args = ap.parse_args()
-    return run_cases(CASES + load_more_cases(), "scripts", args.summary_file)
+    cases = CASES + load_more_cases()
+    unknown = set(args.cases) - {c.__name__ for c in cases}
+    if unknown:
+        ap.error(f"no case {sorted(unknown)[0]}")
+    return run_cases([c for c in cases if not args.cases or c.__name__ in args.cases],
+                     "scripts", args.summary_file)
 
 
 if __name__ == "__main__":

@@ -8,10 +8,14 @@ on the first lines of the shipped trace, which takes seconds: on 2 MiB the
 allocators run out of memory and bench must count the failures and exit
 1; on 32 MiB the same run is clean and exits 0, and SLAB and SLOB take
 next to no host page fault (their RAM is backed before the replay).
+Where the host runs no i386 program (scripts/i386_probe.py), the same
+runs use the 64-bit builds (bench-timed-64), and the word-size row must
+say so.
 """
 import gzip
 import os
 import subprocess
+import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -20,6 +24,8 @@ PY = "/usr/bin/python3"
 SCRIPT = os.path.join(ROOT, "scripts", "bench")
 SHIPPED = os.path.join(ROOT, "tests", "traces", "linux-6.1-boot-files.ftrace.gz")
 BUILD = os.path.join(ROOT, "build")
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from i386_probe import probe  # noqa: E402
 
 CASES = []
 
@@ -71,11 +77,14 @@ def refuses_bad_arguments():
     return problems, log
 
 
-def host_builds():
-    """Builds make bench's host binaries (nothing if they are up to date)."""
-    for config in ("slab", "slob"):
+def host_builds(twin):
+    """Builds the host binaries small_run uses (nothing if they are up to date)."""
+    host = os.path.join(BUILD, "host")
+    for config, programs in (("slab", [f"bench-timed{twin}", "peer-glibc"]),
+                             ("slob", [f"bench-timed{twin}"])):
         r = subprocess.run(["make", "-s", "-f", os.path.join(ROOT, "tests/host/Makefile"),
-                            f"CONFIG={config}", "bench"], capture_output=True, text=True)
+                            f"CONFIG={config}"] + [os.path.join(host, config, p) for p in programs],
+                           capture_output=True, text=True)
         if r.returncode:
             return r.stdout + r.stderr
     return None
@@ -100,12 +109,17 @@ def row(text, label):
 
 @case
 def verdict_counts_failures():
-    err = host_builds()
+    bits = 32 if probe()[0] else 64
+    err = host_builds("" if bits == 32 else "-64")
     if err:
         return ["the host build failed"], err
     problems = []
     with tempfile.TemporaryDirectory() as tmp:
         small, clean = small_run(tmp, 2), small_run(tmp, 32)
+    width = row(clean.stdout, "word size")
+    if not width or width[:2] != [f"{bits}-bit"] * 2:
+        problems.append(f"SLAB and SLOB should run their {bits}-bit builds here, "
+                        f"the word-size row reads {width}")
     failures = row(small.stdout, "allocation failures")
     if small.returncode != 1:
         problems.append(f"2 MiB: exit status {small.returncode}, expected 1")
