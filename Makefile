@@ -323,7 +323,16 @@ compare:
 	$(Q)$(DEPS) build qemu python plot
 	$(Q)$(call build_defconfig,slab)
 	$(Q)$(call build_defconfig,slob)
-	$(Q)$(PYTHON) $(srctree)/scripts/compare --mem $(MEM) --trace "$(TRACE)" --out $(BUILD)/compare
+	$(Q)$(call build_defconfig,slob_fast)
+	$(Q)mkdir -p $(srctree)/docs/results
+	$(Q)$(PYTHON) $(srctree)/scripts/compare --mem $(MEM) --trace "$(TRACE)" --out $(BUILD)/compare; \
+		status=$$?; $(results_file) $(BUILD)/compare/report.txt compare; exit $$status
+
+# Copies a report into docs/results/NAME-DATE.txt (the figures the docs cite),
+# for the shipped trace and the default memory only: $(results_file) FILE NAME
+results_file = sh -c 'if [ "$(TRACE)" = "$(srctree)/tests/traces/linux-6.1-boot-files.ftrace.gz" ] && \
+	[ "$(MEM)" = 32 ]; then cp "$$0" $(srctree)/docs/results/"$$1"-$$(date +%Y-%m-%d).txt && \
+	echo "(written to docs/results/$$1-$$(date +%Y-%m-%d).txt)"; fi'
 
 ## bench       the replay on the host: SLAB, SLOB and the peers (glibc, jemalloc, mimalloc),
 ##             ns, cycles and instructions per call, footprint; checked against the kernel's
@@ -332,11 +341,15 @@ bench:
 	$(Q)$(probe_i386)
 	$(Q)$(call build_defconfig,slab)
 	$(Q)$(call build_defconfig,slob)
-	$(Q)$(with_i386) $(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slab bench
-	$(Q)$(with_i386) $(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slob bench
-	$(Q)$(with_i386) $(PYTHON) $(srctree)/scripts/bench --mem $(MEM) --trace "$(TRACE)" \
-		--out $(BUILD)/bench
-	$(Q)$(with_i386) $(srctree)/scripts/bench-smp
+	$(Q)$(call build_defconfig,slob_fast)
+	$(Q)for c in slab slob slob_fast; do \
+		$(with_i386) $(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=$$c bench || exit 1; done
+	$(Q)mkdir -p $(BUILD)/bench $(srctree)/docs/results
+	$(Q){ $(with_i386) $(PYTHON) $(srctree)/scripts/bench --mem $(MEM) --trace "$(TRACE)" \
+		--out $(BUILD)/bench; echo $$? > $(BUILD)/bench/status; \
+	  $(with_i386) $(srctree)/scripts/bench-smp; } | tee $(BUILD)/bench/report.txt
+	$(Q)$(results_file) $(BUILD)/bench/report.txt bench
+	$(Q)exit $$(cat $(BUILD)/bench/status)
 
 ## fuzz        libFuzzer on each allocator for FUZZ_TIME seconds (default 60): the API
 ##             fuzzer and the replay-module fuzzer
