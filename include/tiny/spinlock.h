@@ -1,13 +1,16 @@
 /* spinlock.h - spinlock_t and its lock/unlock calls.
  *
  * A spinlock gives one CPU at a time the data it guards.  The raw lock
- * comes from <arch/spinlock.h>: a fair ticket lock on an SMP build (the
- * i386 kernel's uses lock xadd and pause; the host harness's C11 atomics),
- * or the empty lock of <tiny/spinlock_up.h> on a uniprocessor build, where
- * disabling interrupts is all the exclusion there is.  The kernel never
- * preempts, so spin_lock() only has to keep other CPUs out; data an
- * interrupt handler also touches needs spin_lock_irqsave() (or _irq), or
- * an interrupt on the holder's own CPU would spin on it forever.
+ * comes from <arch/spinlock.h>.  On an SMP build it is a ticket lock word
+ * that a CPU waits for either by ticket (fair; bare metal) or by
+ * test-and-set with exponential backoff (under a hypervisor, and in the
+ * host harness, whose CPUs are threads: a virtual CPU next in line for a
+ * ticket may not be running).  On a uniprocessor build it is the empty
+ * lock of <tiny/spinlock_up.h>: disabling interrupts is all the exclusion
+ * there is.  The kernel never preempts, so spin_lock() only has to keep
+ * other CPUs out; data an interrupt handler also touches needs
+ * spin_lock_irqsave() (or _irq), or an interrupt on the holder's own CPU
+ * would spin on it forever.
  *
  * spin_trylock() takes the lock if it is free and returns 1, else returns
  * 0 at once.
@@ -91,6 +94,25 @@ static inline void debug_spin_lock_init(spinlock_t *lock, const char *name)
 
 /* Nonzero if some CPU holds the lock (always 0 on a uniprocessor build). */
 #define spin_is_locked(lock)	arch_spin_is_locked(&(lock)->raw)
+/* Nonzero if a CPU waits for it by ticket behind the holder. */
+#define spin_is_contended(lock)	arch_spin_is_contended(&(lock)->raw)
+
+/* Sets how CPUs wait for a held lock from now on (1: test-and-set with
+ * backoff, 0: ticket; <arch/spinlock.h>) and returns the previous way.
+ * Safe at any time: both ways share the lock word, and a CPU already
+ * waiting goes on as it started.  Uniprocessor: nothing, returns 0. */
+#ifdef CONFIG_SMP
+static inline int spin_lock_set_tas(int tas)
+{
+	return __atomic_exchange_n(&arch_spin_tas, tas, __ATOMIC_RELAXED);
+}
+#else
+static inline int spin_lock_set_tas(int tas)
+{
+	(void)tas;
+	return 0;
+}
+#endif
 
 #define spin_lock_irqsave(lock, flags) do {			\
 	local_irq_save(flags);					\
