@@ -8,7 +8,8 @@
  * misuse is reported and leaves the lock as it was; a lockup is reported
  * once and the CPU goes on waiting.  A CPU waits for a held lock the way
  * the production lock makes it wait (ticket, or test-and-set under a
- * hypervisor), so a debug kernel is exactly as fair.
+ * hypervisor), so a debug kernel is exactly as fair.  assert_spin_held()
+ * reports a lock this CPU does not hold.
  *
  * The owner fields are read by other CPUs while they wait, so every access
  * to them is a relaxed atomic one; the raw lock orders the data.
@@ -143,3 +144,10 @@ void debug_spin_unlock(spinlock_t *lock, void *pc)
 	arch_spin_unlock(&lock->raw);
 }
 
+/* Reports (once per call) a lock that this CPU does not hold. */
+void debug_spin_assert_held(spinlock_t *lock, void *pc)
+{
+	if (bad_magic(lock, pc) || owner_cpu(lock) == (int)smp_processor_id())
+		return;
+	spin_bug(lock, "not held", pc);
+}

@@ -13,7 +13,8 @@
  * would spin on it forever.
  *
  * spin_trylock() takes the lock if it is free and returns 1, else returns
- * 0 at once.
+ * 0 at once.  assert_spin_held(lock) states that this CPU holds the lock:
+ * checked with CONFIG_DEBUG_SPINLOCK, nothing otherwise.
  *
  * With CONFIG_DEBUG_SPINLOCK each lock records the CPU that holds it and
  * the address it was taken from, and reports (one "BUG: spinlock ..." line
@@ -26,7 +27,10 @@
  *     (2^spin_lockup_shift cycles of get_cycles()): the lock, the holder CPU and
  *     where it took the lock are reported once, then the CPU keeps waiting;
  *   - a bad magic number (a lock never initialised, or overwritten): the
- *     call is reported and does nothing.
+ *     call is reported and does nothing;
+ *   - assert_spin_held() on a lock this CPU does not hold ("not held"; on
+ *     a uniprocessor build the owner is recorded too, so it is checked
+ *     there as well).
  */
 #ifndef TINY_SPINLOCK_H
 #define TINY_SPINLOCK_H
@@ -63,6 +67,7 @@ void debug_spin_lock(spinlock_t *lock, void *pc);
 int debug_spin_trylock(spinlock_t *lock, void *pc);
 void debug_spin_unlock(spinlock_t *lock, void *pc);
 void debug_spin_lock_init(spinlock_t *lock, const char *name);
+void debug_spin_assert_held(spinlock_t *lock, void *pc);
 /* Number of misuse reports so far (the self-tests check it rises). */
 extern unsigned long spin_bug_count;
 /* A lockup is reported after 2^spin_lockup_shift cycles of spinning (tests
@@ -72,6 +77,7 @@ extern unsigned int spin_lockup_shift;
 #define spin_lock(lock)		debug_spin_lock((lock), _THIS_IP_)
 #define spin_trylock(lock)	debug_spin_trylock((lock), _THIS_IP_)
 #define spin_unlock(lock)	debug_spin_unlock((lock), _THIS_IP_)
+#define assert_spin_held(lock)	debug_spin_assert_held((lock), _THIS_IP_)
 #else
 #define __SPIN_LOCK_UNLOCKED(lockname) { .raw = __ARCH_SPIN_LOCK_UNLOCKED }
 static inline void debug_spin_lock_init(spinlock_t *lock, const char *name)
@@ -83,6 +89,7 @@ static inline void debug_spin_lock_init(spinlock_t *lock, const char *name)
 #define spin_lock(lock)		arch_spin_lock(&(lock)->raw)
 #define spin_trylock(lock)	arch_spin_trylock(&(lock)->raw)
 #define spin_unlock(lock)	arch_spin_unlock(&(lock)->raw)
+#define assert_spin_held(lock)	((void)sizeof(lock))	/* not evaluated */
 #endif
 
 #define DEFINE_SPINLOCK(x)	spinlock_t x = __SPIN_LOCK_UNLOCKED(x)

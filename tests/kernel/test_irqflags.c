@@ -258,6 +258,23 @@ static void lock_misuse_detected(struct ktest *t)
 #endif
 }
 
+/* assert_spin_held() reports a lock this CPU does not hold, once per call,
+ * and says nothing about one it holds. */
+static void assert_spin_held_reports_unheld_lock(struct ktest *t)
+{
+	DEFINE_SPINLOCK(l);
+
+	if (!IS_ENABLED(CONFIG_DEBUG_SPINLOCK)) {
+		ktest_skip(t, "CONFIG_DEBUG_SPINLOCK is off");
+		return;
+	}
+	ktest_expect_reports(t, 1);
+	assert_spin_held(&l);
+	spin_lock(&l);
+	assert_spin_held(&l);
+	spin_unlock(&l);
+}
+
 static const struct ktest_case irqflags_cases[] = {
 	KTEST_CASE(save_restore_nests),
 	KTEST_CASE(disabled_irqs_hold_off_ticks),
@@ -266,6 +283,7 @@ static const struct ktest_case irqflags_cases[] = {
 	KTEST_CASE(test_and_set_wait_excludes),
 	KTEST_CASE(ticket_waiter_gets_the_lock_next),
 	KTEST_CASE(lock_misuse_detected),
+	KTEST_CASE(assert_spin_held_reports_unheld_lock),
 	{}
 };
 
