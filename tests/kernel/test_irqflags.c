@@ -157,6 +157,7 @@ static struct {
 	struct ktest *t;
 	unsigned int holder, waiter;	/* the CPU running the suite, another */
 	int held;			/* the holder holds the lock */
+	int holder_tried;		/* the holder has let it go and tried again */
 	int waiter_done;		/* the waiter has had the lock and let it go */
 } order = { .lock = __SPIN_LOCK_UNLOCKED(order.lock) };
 
@@ -184,36 +185,40 @@ static int order_waiter_done(void)
 	return __atomic_load_n(&order.waiter_done, __ATOMIC_ACQUIRE);
 }
 
-/* The waiter: takes the lock once the holder has it. */
+/* The waiter: takes the lock once the holder has it, and keeps it until
+ * the holder has tried to take it back. */
 static void order_waiter(void)
 {
 	while (!__atomic_load_n(&order.held, __ATOMIC_ACQUIRE))
 		cpu_relax();
 	spin_lock(&order.lock);
+	while (!__atomic_load_n(&order.holder_tried, __ATOMIC_ACQUIRE))
+		cpu_relax();
 	spin_unlock(&order.lock);
 	__atomic_store_n(&order.waiter_done, 1, __ATOMIC_RELEASE);
 }
 
-/* The holder keeps the lock until the waiter waits for it by ticket, then
- * lets it go: the lock is the waiter's at once, so the holder's trylock
- * right after fails.  A lock (or a debug lock) whose waiters retry instead
- * of queueing would let the holder take it back. */
+/* The holder keeps the lock until the waiter waits for it in line (holds
+ * a ticket), then lets it go: the lock is the waiter's at once, so the
+ * holder's trylock right after fails.  A lock (or a debug lock) whose
+ * waiter retries instead of queueing would let the holder take it back. */
 static void order_holder(void)
 {
 	struct ktest *t = order.t;
 
 	spin_lock(&order.lock);
 	__atomic_store_n(&order.held, 1, __ATOMIC_RELEASE);
-	KTEST_EXPECT_TRUE(t, wait_ticks_for(t, order_contended, "a CPU waiting by ticket"));
+	KTEST_EXPECT_TRUE(t, wait_ticks_for(t, order_contended, "a CPU waiting in line"));
 	spin_unlock(&order.lock);
 	if (spin_trylock(&order.lock)) {
 		KTEST_EXPECT_TRUE(t, !"the holder took the lock back from a waiting CPU");
 		spin_unlock(&order.lock);
 	}
+	__atomic_store_n(&order.holder_tried, 1, __ATOMIC_RELEASE);
 	KTEST_EXPECT_TRUE(t, wait_ticks_for(t, order_waiter_done, "the waiter done"));
 }
 
-static void ticket_order_cpu(void *arg)
+static void order_cpu(void *arg)
 {
 	unsigned int cpu = smp_processor_id();
 
@@ -224,7 +229,8 @@ static void ticket_order_cpu(void *arg)
 		order_waiter();
 }
 
-static void ticket_waiter_gets_the_lock_next(struct ktest *t)
+/* The holder and a waiter that waits the given way (see above). */
+static void waiter_gets_the_lock_next(struct ktest *t, int tas)
 {
 	int was;
 
@@ -233,11 +239,23 @@ static void ticket_waiter_gets_the_lock_next(struct ktest *t)
 	order.t = t;
 	order.holder = smp_processor_id();
 	order.waiter = other_cpu();
-	order.held = order.waiter_done = 0;
-	was = spin_lock_set_tas(0);
-	smp_run_on_all_cpus(ticket_order_cpu, NULL);
+	order.held = order.holder_tried = order.waiter_done = 0;
+	was = spin_lock_set_tas(tas);
+	smp_run_on_all_cpus(order_cpu, NULL);
 	spin_lock_set_tas(was);
 	KTEST_EXPECT_FALSE(t, spin_is_locked(&order.lock));
+}
+
+static void ticket_waiter_gets_the_lock_next(struct ktest *t)
+{
+	waiter_gets_the_lock_next(t, 0);
+}
+
+/* A test-and-set waiter that the lock has evaded for SPIN_TAS_PATIENCE
+ * cycles (here: held all along) takes a ticket and waits in line. */
+static void starved_test_and_set_waiter_queues(struct ktest *t)
+{
+	waiter_gets_the_lock_next(t, 1);
 }
 
 static void lock_misuse_detected(struct ktest *t)
@@ -282,6 +300,7 @@ static const struct ktest_case irqflags_cases[] = {
 	KTEST_CASE(ticket_wait_excludes),
 	KTEST_CASE(test_and_set_wait_excludes),
 	KTEST_CASE(ticket_waiter_gets_the_lock_next),
+	KTEST_CASE(starved_test_and_set_waiter_queues),
 	KTEST_CASE(lock_misuse_detected),
 	KTEST_CASE(assert_spin_held_reports_unheld_lock),
 	{}

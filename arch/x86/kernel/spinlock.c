@@ -46,13 +46,21 @@ kernel_param("spinlock", spinlock_setup,
 	     "=ticket|tas: how CPUs wait for a lock (default: tas under a hypervisor, else ticket)");
 
 /* One try; on failure waits w->backoff pauses and doubles it (up to
- * SPIN_BACKOFF_MAX).  1 if the lock is now this CPU's. */
+ * SPIN_BACKOFF_MAX), or after SPIN_TAS_PATIENCE cycles of failures takes a
+ * ticket (the wait goes on by ticket).  1 if the lock is now this CPU's. */
 int arch_spin_tas_step(arch_spinlock_t *lock, struct arch_spin_wait *w)
 {
 	unsigned int i;
 
 	if (arch_spin_trylock(lock))
 		return 1;
+	if (!w->since) {
+		w->since = rdtsc();
+	} else if (rdtsc() - w->since > SPIN_TAS_PATIENCE) {
+		w->backoff = 0;
+		w->ticket = arch_spin_take_ticket(lock);
+		return arch_spin_served(lock, w->ticket);
+	}
 	for (i = 0; i < w->backoff; i++)
 		cpu_relax();
 	if (w->backoff < SPIN_BACKOFF_MAX)
@@ -65,6 +73,6 @@ void arch_spin_lock_tas(arch_spinlock_t *lock)
 {
 	struct arch_spin_wait w = { .backoff = 1 };
 
-	while (!arch_spin_tas_step(lock, &w))
+	while (!arch_spin_wait_step(lock, &w))
 		;
 }

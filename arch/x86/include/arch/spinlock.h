@@ -15,7 +15,10 @@
  *     A ticket lock hands the lock to the next CPU in line; when that
  *     virtual CPU is not running on the host, every CPU behind it waits
  *     for the host to run it.  Test-and-set gives the lock to a CPU that
- *     is running.
+ *     is running.  It is unfair: CPUs that keep taking the lock could
+ *     starve a waiter, so one that has tried for SPIN_TAS_PATIENCE TSC
+ *     cycles takes a ticket and waits in line (and no CPU gets the lock
+ *     by test-and-set while a ticket waits).
  * Both ways keep the same word, so CPUs waiting either way exclude each
  * other correctly and the choice may change at any time (the self-tests
  * switch it); a waiter keeps the way it started with.
@@ -38,7 +41,8 @@ typedef struct {
 
 #define __ARCH_SPIN_LOCK_UNLOCKED	{ 0 }
 #define TICKET_SHIFT			16
-#define SPIN_BACKOFF_MAX		1024	/* pauses between two tries, at most */
+#define SPIN_BACKOFF_MAX		64	/* pauses between two tries, at most */
+#define SPIN_TAS_PATIENCE		(1ULL << 25)	/* TSC cycles (11 ms at 3 GHz) */
 
 /* Nonzero: CPUs wait by test-and-set with backoff, else by ticket.  Set
  * once at boot (arch_spin_lock_setup(), "spinlock="); read with relaxed
@@ -51,6 +55,7 @@ void arch_spin_lock_setup(void);
 
 /* One CPU's wait for a lock: its ticket, or (test-and-set) its backoff. */
 struct arch_spin_wait {
+	u64 since;		/* test-and-set: the TSC at the first failed try */
 	u16 ticket;
 	u16 backoff;		/* pauses after the next failed try; 0: ticket */
 };
@@ -95,11 +100,12 @@ static inline int arch_spin_served(arch_spinlock_t *lock, u16 ticket)
 	return 1;
 }
 
-/* Starts a wait the way CPUs wait now: a ticket is taken at once. */
+/* Starts a wait the way CPUs wait now (by ticket: takes the ticket). */
 static inline void arch_spin_wait_begin(arch_spinlock_t *lock, struct arch_spin_wait *w)
 {
 	if (__atomic_load_n(&arch_spin_tas, __ATOMIC_RELAXED)) {
 		w->backoff = 1;
+		w->since = 0;
 		return;
 	}
 	w->backoff = 0;

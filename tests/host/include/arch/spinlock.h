@@ -9,7 +9,9 @@
  *     served (fair: first come, first served);
  *   - test-and-set with exponential backoff: take the lock only when
  *     nobody holds or waits for it (the trylock), backing off 1, 2, 4 ...
- *     up to SPIN_BACKOFF_MAX pauses after each failed try.
+ *     up to SPIN_BACKOFF_MAX pauses after each failed try; after
+ *     SPIN_TAS_PATIENCE TSC cycles of failures, take a ticket and wait in
+ *     line, so that CPUs that keep taking the lock starve nobody.
  * The harness's CPUs are threads that the host deschedules at will, as a
  * hypervisor does virtual CPUs, so the host build waits by test-and-set
  * (arch_spin_tas, tests/host/smp.c), as the kernel does under a
@@ -44,6 +46,7 @@ typedef struct {
 
 #define __ARCH_SPIN_LOCK_UNLOCKED	{ 0, 0 }
 #define SPIN_BACKOFF_MAX		64	/* pauses between two tries, at most */
+#define SPIN_TAS_PATIENCE		(1ULL << 25)	/* TSC cycles (11 ms at 3 GHz) */
 
 /* Nonzero: CPUs wait by test-and-set with backoff, else by ticket
  * (tests/host/smp.c; relaxed atomic loads and stores). */
@@ -53,6 +56,7 @@ static inline void arch_spin_lock_setup(void) { }
 
 /* One CPU's wait for a lock: its ticket, or (test-and-set) its backoff. */
 struct arch_spin_wait {
+	unsigned long long since;	/* test-and-set: the TSC at the first failed try */
 	unsigned short ticket;
 	unsigned short backoff;	/* pauses after the next failed try; 0: ticket */
 };
@@ -82,19 +86,10 @@ static inline int arch_spin_trylock(arch_spinlock_t *lock)
 	return 1;
 }
 
-/* One try; on failure waits w->backoff pauses and doubles it (up to
- * SPIN_BACKOFF_MAX).  1 if the lock is now this CPU's. */
-static inline int arch_spin_tas_step(arch_spinlock_t *lock, struct arch_spin_wait *w)
+/* Takes the next ticket. */
+static inline unsigned short arch_spin_take_ticket(arch_spinlock_t *lock)
 {
-	unsigned int i;
-
-	if (arch_spin_trylock(lock))
-		return 1;
-	for (i = 0; i < w->backoff; i++)
-		cpu_relax();
-	if (w->backoff < SPIN_BACKOFF_MAX)
-		w->backoff <<= 1;
-	return 0;
+	return __atomic_fetch_add(&lock->next, 1, __ATOMIC_RELAXED);
 }
 
 static inline int arch_spin_served(arch_spinlock_t *lock, unsigned short ticket)
@@ -102,15 +97,39 @@ static inline int arch_spin_served(arch_spinlock_t *lock, unsigned short ticket)
 	return __atomic_load_n(&lock->owner, __ATOMIC_ACQUIRE) == ticket;
 }
 
-/* Starts a wait the way CPUs wait now: a ticket is taken at once. */
+/* One try; on failure waits w->backoff pauses and doubles it (up to
+ * SPIN_BACKOFF_MAX), or after SPIN_TAS_PATIENCE cycles of failures takes a
+ * ticket (the wait goes on by ticket).  1 if the lock is now this CPU's. */
+static inline int arch_spin_tas_step(arch_spinlock_t *lock, struct arch_spin_wait *w)
+{
+	unsigned int i;
+
+	if (arch_spin_trylock(lock))
+		return 1;
+	if (!w->since) {
+		w->since = __builtin_ia32_rdtsc();
+	} else if (__builtin_ia32_rdtsc() - w->since > SPIN_TAS_PATIENCE) {
+		w->backoff = 0;
+		w->ticket = arch_spin_take_ticket(lock);
+		return arch_spin_served(lock, w->ticket);
+	}
+	for (i = 0; i < w->backoff; i++)
+		cpu_relax();
+	if (w->backoff < SPIN_BACKOFF_MAX)
+		w->backoff <<= 1;
+	return 0;
+}
+
+/* Starts a wait the way CPUs wait now (by ticket: takes the ticket). */
 static inline void arch_spin_wait_begin(arch_spinlock_t *lock, struct arch_spin_wait *w)
 {
 	if (__atomic_load_n(&arch_spin_tas, __ATOMIC_RELAXED)) {
 		w->backoff = 1;
+		w->since = 0;
 		return;
 	}
 	w->backoff = 0;
-	w->ticket = __atomic_fetch_add(&lock->next, 1, __ATOMIC_RELAXED);
+	w->ticket = arch_spin_take_ticket(lock);
 }
 
 /* 1 once the lock is this CPU's; else waits a little and returns 0. */
