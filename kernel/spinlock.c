@@ -109,7 +109,8 @@ void debug_spin_lock(spinlock_t *lock, void *pc)
 {
 	if (bad_magic(lock, pc) || recursion(lock, pc))
 		return;
-	spin_wait(lock, pc);
+	if (!arch_spin_trylock(&lock->raw))
+		spin_wait(lock, pc);
 	set_owner(lock, pc);
 }
 
