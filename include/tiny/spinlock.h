@@ -104,19 +104,33 @@ static inline void debug_spin_lock_init(spinlock_t *lock, const char *name)
 /* Nonzero if a CPU waits for it by ticket behind the holder. */
 #define spin_is_contended(lock)	arch_spin_is_contended(&(lock)->raw)
 
-/* Sets how CPUs wait for a held lock from now on (1: test-and-set with
- * backoff, 0: ticket; <arch/spinlock.h>) and returns the previous way.
- * Safe at any time: both ways share the lock word, and a CPU already
- * waiting goes on as it started.  Uniprocessor: nothing, returns 0. */
+/* spin_lock_set_tas() sets how CPUs wait for a held lock from now on (1:
+ * test-and-set with backoff, 0: ticket; <arch/spinlock.h>) and returns the
+ * previous way.  Safe at any time: both ways share the lock word, and a
+ * CPU already waiting goes on as it started.  spin_lock_set_patience()
+ * (for tests) sets 2^shift, the TSC cycles a starved test-and-set waiter
+ * waits at least before it takes a ticket, and returns the previous shift.
+ * Uniprocessor: both do nothing and return 0. */
 #ifdef CONFIG_SMP
 static inline int spin_lock_set_tas(int tas)
 {
 	return __atomic_exchange_n(&arch_spin_tas, tas, __ATOMIC_RELAXED);
 }
+
+static inline unsigned int spin_lock_set_patience(unsigned int shift)
+{
+	return __atomic_exchange_n(&arch_spin_patience_shift, shift, __ATOMIC_RELAXED);
+}
 #else
 static inline int spin_lock_set_tas(int tas)
 {
 	(void)tas;
+	return 0;
+}
+
+static inline unsigned int spin_lock_set_patience(unsigned int shift)
+{
+	(void)shift;
 	return 0;
 }
 #endif

@@ -229,8 +229,8 @@ static void order_cpu(void *arg)
 		order_waiter();
 }
 
-/* The holder and a waiter that waits the given way (see above). */
-static void waiter_gets_the_lock_next(struct ktest *t, int tas)
+/* The holder and a waiter that waits by ticket (see above). */
+static void ticket_waiter_gets_the_lock_next(struct ktest *t)
 {
 	int was;
 
@@ -240,22 +240,87 @@ static void waiter_gets_the_lock_next(struct ktest *t, int tas)
 	order.holder = smp_processor_id();
 	order.waiter = other_cpu();
 	order.held = order.holder_tried = order.waiter_done = 0;
-	was = spin_lock_set_tas(tas);
+	was = spin_lock_set_tas(0);
 	smp_run_on_all_cpus(order_cpu, NULL);
 	spin_lock_set_tas(was);
 	KTEST_EXPECT_FALSE(t, spin_is_locked(&order.lock));
 }
 
-static void ticket_waiter_gets_the_lock_next(struct ktest *t)
+#define HAND_OVERS	100000	/* far more than any waiter's patience */
+
+/* One CPU plays both sides on a raw lock: "another CPU" holds it (a
+ * trylock), a test-and-set wait fails, and the holder hands the lock over
+ * (unlock, trylock) as often as given between the wait's steps.  Returns
+ * the number of failed steps before the waiter queued (took a ticket), or
+ * 0 if it never did; the lock is left with the holder and any queued
+ * waiter served and the lock free. */
+static unsigned long steps_until_queued(struct ktest *t, unsigned long steps,
+					unsigned int hand_overs_per_step)
 {
-	waiter_gets_the_lock_next(t, 0);
+	arch_spinlock_t l = __ARCH_SPIN_LOCK_UNLOCKED;
+	struct arch_spin_wait w;
+	unsigned long step, queued = 0;
+	unsigned int i;
+	int was;
+
+	KTEST_EXPECT_TRUE(t, arch_spin_trylock(&l));
+	was = spin_lock_set_tas(1);
+	arch_spin_wait_begin(&l, &w);
+	spin_lock_set_tas(was);
+	for (step = 1; step <= steps && !queued; step++) {
+		KTEST_EXPECT_FALSE(t, arch_spin_wait_step(&l, &w));
+		if (arch_spin_is_contended(&l))
+			queued = step;
+		for (i = 0; i < hand_overs_per_step && !queued; i++) {
+			arch_spin_unlock(&l);
+			KTEST_EXPECT_TRUE(t, arch_spin_trylock(&l));
+		}
+	}
+	arch_spin_unlock(&l);
+	if (queued) {		/* the lock is the waiter's now */
+		KTEST_EXPECT_FALSE(t, arch_spin_trylock(&l));
+		KTEST_EXPECT_TRUE(t, arch_spin_wait_step(&l, &w));
+		arch_spin_unlock(&l);
+	}
+	KTEST_EXPECT_FALSE(t, arch_spin_is_locked(&l));
+	return queued;
 }
 
-/* A test-and-set waiter that the lock has evaded for SPIN_TAS_PATIENCE
- * cycles (here: held all along) takes a ticket and waits in line. */
+/* A test-and-set waiter that sees the lock change hands again and again
+ * without getting it takes a ticket (here without the time it must also
+ * wait, to be quick), and the lock is its next. */
 static void starved_test_and_set_waiter_queues(struct ktest *t)
 {
-	waiter_gets_the_lock_next(t, 1);
+	unsigned long queued;
+	unsigned int was;
+
+	if (!IS_ENABLED(CONFIG_SMP)) {
+		ktest_skip(t, "uniprocessor: no lock word");
+		return;
+	}
+	was = spin_lock_set_patience(0);
+	queued = steps_until_queued(t, HAND_OVERS, 1);
+	spin_lock_set_patience(was);
+	ktest_info(t, "queued at step %lu, the lock handed over once between steps", queued);
+	KTEST_EXPECT_GT(t, queued, 1ul);
+	KTEST_EXPECT_LT(t, queued, (unsigned long)HAND_OVERS);
+}
+
+/* A holder that keeps the lock (its CPU not running, say) hands nothing
+ * over: its test-and-set waiters do not queue behind it however long they
+ * wait (the time they must wait is lowered to nothing here), so the lock
+ * goes to whichever runs when it is let go. */
+static void slow_holder_makes_nobody_queue(struct ktest *t)
+{
+	unsigned int was;
+
+	if (!IS_ENABLED(CONFIG_SMP)) {
+		ktest_skip(t, "uniprocessor: no lock word");
+		return;
+	}
+	was = spin_lock_set_patience(0);
+	KTEST_EXPECT_EQ(t, steps_until_queued(t, 2000, 0), 0ul);
+	spin_lock_set_patience(was);
 }
 
 static void lock_misuse_detected(struct ktest *t)
@@ -301,6 +366,7 @@ static const struct ktest_case irqflags_cases[] = {
 	KTEST_CASE(test_and_set_wait_excludes),
 	KTEST_CASE(ticket_waiter_gets_the_lock_next),
 	KTEST_CASE(starved_test_and_set_waiter_queues),
+	KTEST_CASE(slow_holder_makes_nobody_queue),
 	KTEST_CASE(lock_misuse_detected),
 	KTEST_CASE(assert_spin_held_reports_unheld_lock),
 	{}

@@ -14,6 +14,7 @@
 #define CPUID_1_ECX_HYPERVISOR	(1u << 31)
 
 int arch_spin_tas;
+unsigned int arch_spin_patience_shift = 28;
 
 static void set_tas(int on, const char *why)
 {
@@ -45,18 +46,30 @@ static int spinlock_setup(const char *val)
 kernel_param("spinlock", spinlock_setup,
 	     "=ticket|tas: how CPUs wait for a lock (default: tas under a hypervisor, else ticket)");
 
+/* Nonzero if a test-and-set waiter has been starved long enough to queue:
+ * the lock changed hands SPIN_TAS_PATIENCE times since its first failed
+ * try, and 2^arch_spin_patience_shift cycles passed. */
+static int starved(struct arch_spin_wait *w, u16 head)
+{
+	return (u16)(head - w->head) >= SPIN_TAS_PATIENCE &&
+	       (rdtsc() - w->since) >> __atomic_load_n(&arch_spin_patience_shift,
+							__ATOMIC_RELAXED);
+}
+
 /* One try; on failure waits w->backoff pauses and doubles it (up to
- * SPIN_BACKOFF_MAX), or after SPIN_TAS_PATIENCE cycles of failures takes a
- * ticket (the wait goes on by ticket).  1 if the lock is now this CPU's. */
+ * SPIN_BACKOFF_MAX), or, once starved(), takes a ticket (the wait goes on
+ * by ticket).  1 if the lock is now this CPU's. */
 int arch_spin_tas_step(arch_spinlock_t *lock, struct arch_spin_wait *w)
 {
+	u16 head = (u16)lock->slock;
 	unsigned int i;
 
 	if (arch_spin_trylock(lock))
 		return 1;
-	if (!w->since) {
+	if (w->backoff == 1) {
+		w->head = head;
 		w->since = rdtsc();
-	} else if (rdtsc() - w->since > SPIN_TAS_PATIENCE) {
+	} else if (starved(w, head)) {
 		w->backoff = 0;
 		w->ticket = arch_spin_take_ticket(lock);
 		return arch_spin_served(lock, w->ticket);

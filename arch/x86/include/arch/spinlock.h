@@ -16,9 +16,11 @@
  *     virtual CPU is not running on the host, every CPU behind it waits
  *     for the host to run it.  Test-and-set gives the lock to a CPU that
  *     is running.  It is unfair: CPUs that keep taking the lock could
- *     starve a waiter, so one that has tried for SPIN_TAS_PATIENCE TSC
- *     cycles takes a ticket and waits in line (and no CPU gets the lock
- *     by test-and-set while a ticket waits).
+ *     starve a waiter, so one that has waited 2^arch_spin_patience_shift
+ *     TSC cycles and seen the lock change hands SPIN_TAS_PATIENCE times
+ *     meanwhile takes a ticket and waits in line (and no CPU gets the lock
+ *     by test-and-set while a ticket waits).  A holder that the host does
+ *     not run hands nothing over, so it makes nobody queue behind it.
  * Both ways keep the same word, so CPUs waiting either way exclude each
  * other correctly and the choice may change at any time (the self-tests
  * switch it); a waiter keeps the way it started with.
@@ -42,12 +44,15 @@ typedef struct {
 #define __ARCH_SPIN_LOCK_UNLOCKED	{ 0 }
 #define TICKET_SHIFT			16
 #define SPIN_BACKOFF_MAX		64	/* pauses between two tries, at most */
-#define SPIN_TAS_PATIENCE		(1ULL << 25)	/* TSC cycles (11 ms at 3 GHz) */
+#define SPIN_TAS_PATIENCE		256	/* hand-overs missed, then a ticket */
 
 /* Nonzero: CPUs wait by test-and-set with backoff, else by ticket.  Set
  * once at boot (arch_spin_lock_setup(), "spinlock="); read with relaxed
  * atomic loads. */
 extern int arch_spin_tas;
+/* A test-and-set waiter queues only after 2^this TSC cycles (default 28,
+ * 90 ms at 3 GHz: rarely; tests lower it). */
+extern unsigned int arch_spin_patience_shift;
 
 /* Chooses how CPUs wait: test-and-set if CPUID says a hypervisor runs
  * this kernel (leaf 1, ECX bit 31), else ticket. */
@@ -58,6 +63,7 @@ struct arch_spin_wait {
 	u64 since;		/* test-and-set: the TSC at the first failed try */
 	u16 ticket;
 	u16 backoff;		/* pauses after the next failed try; 0: ticket */
+	u16 head;		/* test-and-set: head at the first failed try */
 };
 
 static inline void arch_spin_lock_init(arch_spinlock_t *lock)
@@ -105,7 +111,6 @@ static inline void arch_spin_wait_begin(arch_spinlock_t *lock, struct arch_spin_
 {
 	if (__atomic_load_n(&arch_spin_tas, __ATOMIC_RELAXED)) {
 		w->backoff = 1;
-		w->since = 0;
 		return;
 	}
 	w->backoff = 0;

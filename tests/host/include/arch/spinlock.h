@@ -9,9 +9,11 @@
  *     served (fair: first come, first served);
  *   - test-and-set with exponential backoff: take the lock only when
  *     nobody holds or waits for it (the trylock), backing off 1, 2, 4 ...
- *     up to SPIN_BACKOFF_MAX pauses after each failed try; after
- *     SPIN_TAS_PATIENCE TSC cycles of failures, take a ticket and wait in
- *     line, so that CPUs that keep taking the lock starve nobody.
+ *     up to SPIN_BACKOFF_MAX pauses after each failed try; once the lock
+ *     has changed hands SPIN_TAS_PATIENCE times without it and
+ *     2^arch_spin_patience_shift TSC cycles have passed, take a ticket and
+ *     wait in line, so that CPUs that keep taking the lock starve nobody
+ *     (a holder that is not running hands nothing over).
  * The harness's CPUs are threads that the host deschedules at will, as a
  * hypervisor does virtual CPUs, so the host build waits by test-and-set
  * (arch_spin_tas, tests/host/smp.c), as the kernel does under a
@@ -46,11 +48,14 @@ typedef struct {
 
 #define __ARCH_SPIN_LOCK_UNLOCKED	{ 0, 0 }
 #define SPIN_BACKOFF_MAX		64	/* pauses between two tries, at most */
-#define SPIN_TAS_PATIENCE		(1ULL << 25)	/* TSC cycles (11 ms at 3 GHz) */
+#define SPIN_TAS_PATIENCE		256	/* hand-overs missed, then a ticket */
 
 /* Nonzero: CPUs wait by test-and-set with backoff, else by ticket
  * (tests/host/smp.c; relaxed atomic loads and stores). */
 extern int arch_spin_tas;
+/* A test-and-set waiter queues only after 2^this TSC cycles (default 28,
+ * 90 ms at 3 GHz: rarely; tests lower it). */
+extern unsigned int arch_spin_patience_shift;
 
 static inline void arch_spin_lock_setup(void) { }
 
@@ -59,6 +64,7 @@ struct arch_spin_wait {
 	unsigned long long since;	/* test-and-set: the TSC at the first failed try */
 	unsigned short ticket;
 	unsigned short backoff;	/* pauses after the next failed try; 0: ticket */
+	unsigned short owner;	/* test-and-set: owner at the first failed try */
 };
 
 static inline void arch_spin_lock_init(arch_spinlock_t *lock)
@@ -97,18 +103,30 @@ static inline int arch_spin_served(arch_spinlock_t *lock, unsigned short ticket)
 	return __atomic_load_n(&lock->owner, __ATOMIC_ACQUIRE) == ticket;
 }
 
+/* Nonzero if a test-and-set waiter has been starved long enough to queue:
+ * the lock changed hands SPIN_TAS_PATIENCE times since its first failed
+ * try, and 2^arch_spin_patience_shift cycles passed. */
+static inline int arch_spin_starved(struct arch_spin_wait *w, unsigned short owner)
+{
+	return (unsigned short)(owner - w->owner) >= SPIN_TAS_PATIENCE &&
+	       (__builtin_ia32_rdtsc() - w->since) >>
+			__atomic_load_n(&arch_spin_patience_shift, __ATOMIC_RELAXED);
+}
+
 /* One try; on failure waits w->backoff pauses and doubles it (up to
- * SPIN_BACKOFF_MAX), or after SPIN_TAS_PATIENCE cycles of failures takes a
- * ticket (the wait goes on by ticket).  1 if the lock is now this CPU's. */
+ * SPIN_BACKOFF_MAX), or, once starved, takes a ticket (the wait goes on by
+ * ticket).  1 if the lock is now this CPU's. */
 static inline int arch_spin_tas_step(arch_spinlock_t *lock, struct arch_spin_wait *w)
 {
+	unsigned short owner = __atomic_load_n(&lock->owner, __ATOMIC_RELAXED);
 	unsigned int i;
 
 	if (arch_spin_trylock(lock))
 		return 1;
-	if (!w->since) {
+	if (w->backoff == 1) {
+		w->owner = owner;
 		w->since = __builtin_ia32_rdtsc();
-	} else if (__builtin_ia32_rdtsc() - w->since > SPIN_TAS_PATIENCE) {
+	} else if (arch_spin_starved(w, owner)) {
 		w->backoff = 0;
 		w->ticket = arch_spin_take_ticket(lock);
 		return arch_spin_served(lock, w->ticket);
@@ -125,7 +143,6 @@ static inline void arch_spin_wait_begin(arch_spinlock_t *lock, struct arch_spin_
 {
 	if (__atomic_load_n(&arch_spin_tas, __ATOMIC_RELAXED)) {
 		w->backoff = 1;
-		w->since = 0;
 		return;
 	}
 	w->backoff = 0;
