@@ -6,7 +6,10 @@
  * far longer than any critical section lasts are reported with the lock's
  * name, the CPUs and the addresses involved (see <tiny/spinlock.h>).  A
  * misuse is reported and leaves the lock as it was; a lockup is reported
- * once and the CPU goes on waiting.
+ * once and the CPU goes on waiting.  A CPU waits for a held lock the way
+ * the production lock makes it wait (ticket, or test-and-set under a
+ * hypervisor), so a debug kernel is exactly as fair.  assert_spin_held()
+ * reports a lock this CPU does not hold.
  *
  * The owner fields are read by other CPUs while they wait, so every access
  * to them is a relaxed atomic one; the raw lock orders the data.
@@ -83,15 +86,17 @@ static int recursion(spinlock_t *lock, void *pc)
 	return 1;
 }
 
-/* Spins until the raw lock is ours, reporting a lockup once if that takes
- * longer than 2^spin_lockup_shift cycles. */
+/* Waits for the raw lock the way the production lock waits (a ticket, or
+ * test-and-set with backoff: <arch/spinlock.h>), reporting a lockup once
+ * if that takes longer than 2^spin_lockup_shift cycles. */
 static void spin_wait(spinlock_t *lock, void *pc)
 {
+	struct arch_spin_wait w;
 	u64 start = get_cycles();
 	int reported = 0;
 
-	while (!arch_spin_trylock(&lock->raw)) {
-		cpu_relax();
+	arch_spin_wait_begin(&lock->raw, &w);
+	while (!arch_spin_wait_step(&lock->raw, &w)) {
 		if (!reported && get_cycles() - start >
 				 (1ULL << __atomic_load_n(&spin_lockup_shift, __ATOMIC_RELAXED))) {
 			spin_bug(lock, "lockup suspected", pc);
@@ -138,4 +143,12 @@ void debug_spin_unlock(spinlock_t *lock, void *pc)
 	}
 	__atomic_store_n(&lock->owner_cpu, SPIN_NO_OWNER, __ATOMIC_RELAXED);
 	arch_spin_unlock(&lock->raw);
+}
+
+/* Reports (once per call) a lock that this CPU does not hold. */
+void debug_spin_assert_held(spinlock_t *lock, void *pc)
+{
+	if (bad_magic(lock, pc) || owner_cpu(lock) == (int)smp_processor_id())
+		return;
+	spin_bug(lock, "not held", pc);
 }

@@ -1,16 +1,20 @@
 /* spinlock.h - spinlock_t and its lock/unlock calls.
  *
  * A spinlock gives one CPU at a time the data it guards.  The raw lock
- * comes from <arch/spinlock.h>: a fair ticket lock on an SMP build (the
- * i386 kernel's uses lock xadd and pause; the host harness's C11 atomics),
- * or the empty lock of <tiny/spinlock_up.h> on a uniprocessor build, where
- * disabling interrupts is all the exclusion there is.  The kernel never
- * preempts, so spin_lock() only has to keep other CPUs out; data an
- * interrupt handler also touches needs spin_lock_irqsave() (or _irq), or
- * an interrupt on the holder's own CPU would spin on it forever.
+ * comes from <arch/spinlock.h>.  On an SMP build it is a ticket lock word
+ * that a CPU waits for either by ticket (fair; bare metal) or by
+ * test-and-set with exponential backoff (under a hypervisor, and in the
+ * host harness, whose CPUs are threads: a virtual CPU next in line for a
+ * ticket may not be running).  On a uniprocessor build it is the empty
+ * lock of <tiny/spinlock_up.h>: disabling interrupts is all the exclusion
+ * there is.  The kernel never preempts, so spin_lock() only has to keep
+ * other CPUs out; data an interrupt handler also touches needs
+ * spin_lock_irqsave() (or _irq), or an interrupt on the holder's own CPU
+ * would spin on it forever.
  *
  * spin_trylock() takes the lock if it is free and returns 1, else returns
- * 0 at once.
+ * 0 at once.  assert_spin_held(lock) states that this CPU holds the lock:
+ * checked with CONFIG_DEBUG_SPINLOCK, nothing otherwise.
  *
  * With CONFIG_DEBUG_SPINLOCK each lock records the CPU that holds it and
  * the address it was taken from, and reports (one "BUG: spinlock ..." line
@@ -23,7 +27,10 @@
  *     (2^spin_lockup_shift cycles of get_cycles()): the lock, the holder CPU and
  *     where it took the lock are reported once, then the CPU keeps waiting;
  *   - a bad magic number (a lock never initialised, or overwritten): the
- *     call is reported and does nothing.
+ *     call is reported and does nothing;
+ *   - assert_spin_held() on a lock this CPU does not hold ("not held"; on
+ *     a uniprocessor build the owner is recorded too, so it is checked
+ *     there as well).
  */
 #ifndef TINY_SPINLOCK_H
 #define TINY_SPINLOCK_H
@@ -60,6 +67,7 @@ void debug_spin_lock(spinlock_t *lock, void *pc);
 int debug_spin_trylock(spinlock_t *lock, void *pc);
 void debug_spin_unlock(spinlock_t *lock, void *pc);
 void debug_spin_lock_init(spinlock_t *lock, const char *name);
+void debug_spin_assert_held(spinlock_t *lock, void *pc);
 /* Number of misuse reports so far (the self-tests check it rises). */
 extern unsigned long spin_bug_count;
 /* A lockup is reported after 2^spin_lockup_shift cycles of spinning (tests
@@ -69,6 +77,7 @@ extern unsigned int spin_lockup_shift;
 #define spin_lock(lock)		debug_spin_lock((lock), _THIS_IP_)
 #define spin_trylock(lock)	debug_spin_trylock((lock), _THIS_IP_)
 #define spin_unlock(lock)	debug_spin_unlock((lock), _THIS_IP_)
+#define assert_spin_held(lock)	debug_spin_assert_held((lock), _THIS_IP_)
 #else
 #define __SPIN_LOCK_UNLOCKED(lockname) { .raw = __ARCH_SPIN_LOCK_UNLOCKED }
 static inline void debug_spin_lock_init(spinlock_t *lock, const char *name)
@@ -80,6 +89,7 @@ static inline void debug_spin_lock_init(spinlock_t *lock, const char *name)
 #define spin_lock(lock)		arch_spin_lock(&(lock)->raw)
 #define spin_trylock(lock)	arch_spin_trylock(&(lock)->raw)
 #define spin_unlock(lock)	arch_spin_unlock(&(lock)->raw)
+#define assert_spin_held(lock)	((void)sizeof(lock))	/* not evaluated */
 #endif
 
 #define DEFINE_SPINLOCK(x)	spinlock_t x = __SPIN_LOCK_UNLOCKED(x)
@@ -91,6 +101,39 @@ static inline void debug_spin_lock_init(spinlock_t *lock, const char *name)
 
 /* Nonzero if some CPU holds the lock (always 0 on a uniprocessor build). */
 #define spin_is_locked(lock)	arch_spin_is_locked(&(lock)->raw)
+/* Nonzero if a CPU waits for it by ticket behind the holder. */
+#define spin_is_contended(lock)	arch_spin_is_contended(&(lock)->raw)
+
+/* spin_lock_set_tas() sets how CPUs wait for a held lock from now on (1:
+ * test-and-set with backoff, 0: ticket; <arch/spinlock.h>) and returns the
+ * previous way.  Safe at any time: both ways share the lock word, and a
+ * CPU already waiting goes on as it started.  spin_lock_set_patience()
+ * (for tests) sets 2^shift, the TSC cycles a starved test-and-set waiter
+ * waits at least before it takes a ticket, and returns the previous shift.
+ * Uniprocessor: both do nothing and return 0. */
+#ifdef CONFIG_SMP
+static inline int spin_lock_set_tas(int tas)
+{
+	return __atomic_exchange_n(&arch_spin_tas, tas, __ATOMIC_RELAXED);
+}
+
+static inline unsigned int spin_lock_set_patience(unsigned int shift)
+{
+	return __atomic_exchange_n(&arch_spin_patience_shift, shift, __ATOMIC_RELAXED);
+}
+#else
+static inline int spin_lock_set_tas(int tas)
+{
+	(void)tas;
+	return 0;
+}
+
+static inline unsigned int spin_lock_set_patience(unsigned int shift)
+{
+	(void)shift;
+	return 0;
+}
+#endif
 
 #define spin_lock_irqsave(lock, flags) do {			\
 	local_irq_save(flags);					\
@@ -115,11 +158,5 @@ static inline void debug_spin_lock_init(spinlock_t *lock, const char *name)
 
 #define spin_lock_irq(lock) do { local_irq_disable(); spin_lock(lock); } while (0)
 #define spin_unlock_irq(lock) do { spin_unlock(lock); local_irq_enable(); } while (0)
-
-/* Checks that this CPU holds lock, where a function's comment says so.
- * (Placeholder until the checked version: nothing.) */
-#ifndef assert_spin_held
-#define assert_spin_held(lock)	((void)(lock))
-#endif
 
 #endif /* TINY_SPINLOCK_H */

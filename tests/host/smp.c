@@ -54,6 +54,10 @@ __thread unsigned int host_cpu_id;
 static __thread volatile sig_atomic_t irq_depth;
 static __thread unsigned int relax_count;
 unsigned int host_nr_online = 1;
+/* CPUs wait for locks by test-and-set: threads are descheduled at will,
+ * as virtual CPUs are (<arch/spinlock.h>). */
+int arch_spin_tas = 1;
+unsigned int arch_spin_patience_shift = 28;
 
 /* One smp_call_function() in flight from each CPU. */
 struct call_data {

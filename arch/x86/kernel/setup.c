@@ -12,6 +12,7 @@
 #include <asm/smpboot.h>
 #include <asm/paging.h>
 #include <asm/multiboot.h>
+#include <arch/spinlock.h>
 #include <tiny/smp.h>
 
 struct boot_info boot_info;
@@ -170,5 +171,6 @@ void arch_setup(unsigned long magic, void *multiboot_info)
 	boot_reserve(0, LOW_MEMORY_END, "first MiB (BIOS, VGA)");
 	boot_reserve((uintptr_t)__kernel_start, (uintptr_t)_end, "kernel image");
 	paging_init();
+	arch_spin_lock_setup();
 	smp_detect();
 }
