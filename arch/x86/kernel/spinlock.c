@@ -89,3 +89,10 @@ void arch_spin_lock_tas(arch_spinlock_t *lock)
 	while (!arch_spin_wait_step(lock, &w))
 		;
 }
+
+#ifdef __OPTIMIZE_SIZE__
+void arch_spin_lock(arch_spinlock_t *lock)
+{
+	__arch_spin_lock(lock);
+}
+#endif

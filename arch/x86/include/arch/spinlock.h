@@ -129,7 +129,7 @@ static inline int arch_spin_wait_step(arch_spinlock_t *lock, struct arch_spin_wa
 }
 
 /* Waits until the lock is this CPU's.  Never fails. */
-static inline void arch_spin_lock(arch_spinlock_t *lock)
+static inline void __arch_spin_lock(arch_spinlock_t *lock)
 {
 	u16 ticket;
 
@@ -146,6 +146,15 @@ static inline void arch_spin_lock(arch_spinlock_t *lock)
 /* Serves the next ticket.  Only the holder writes head, and x86 keeps
  * stores in order, so a plain 16-bit increment after a compiler barrier
  * publishes the critical section's writes first. */
+/* Where the kernel is built for size (-Os, the defconfigs), one copy of
+ * the lock in arch/x86/kernel/spinlock.c serves every lock site; where for
+ * speed (-O2), each site has its own. */
+#ifdef __OPTIMIZE_SIZE__
+void arch_spin_lock(arch_spinlock_t *lock);
+#else
+#define arch_spin_lock(lock)	__arch_spin_lock(lock)
+#endif
+
 static inline void arch_spin_unlock(arch_spinlock_t *lock)
 {
 	__asm__ __volatile__("incw %0" : "+m"(*(volatile u16 *)&lock->slock) : : "memory", "cc");
