@@ -621,16 +621,18 @@ static __always_inline void *cache_alloc(struct kmem_cache *c, gfp_t flags)
 {
 	struct array_cache *ac;
 	unsigned long save;
+	unsigned int avail;
 	void *objp;
 
 	if (should_failslab(c->common.name, c->common.object_size, flags))
 		return NULL;
 	local_irq_save(save);
 	ac = cpu_cache(c);
-	if (likely(ac->avail)) {
+	avail = ac->avail;
+	if (likely(avail)) {
 		ac->touched = 1;
-		ac_set_avail(ac, ac->avail - 1);
-		objp = ac->entry[ac->avail];
+		ac_set_avail(ac, --avail);
+		objp = ac->entry[avail];
 	} else {
 		objp = cache_alloc_refill(c, flags);
 	}
