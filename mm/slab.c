@@ -237,8 +237,6 @@ static int cache_layout(struct kmem_cache *c, size_t size, size_t align, unsigne
 	return 0;
 }
 
-/* ---- objects between slabs and array caches (c->lock held) ---------------- */
-
 /* ---- objects between slabs and magazines (c->lock held) ---------------------- */
 
 /* Takes up to n free objects of slabp into objs[], each BUFCTL_OUT;
