@@ -75,9 +75,12 @@
  *
  * Lock order:
  *   slab_caches_lock (mm/slab_common.c)
- *     a cache's lock (one at a time: an internal cache's only when no
- *     other cache's is held)
- *       the page allocator's zone_lock
+ *     a cache's lock (c->lock), one at a time: pages, descriptors and
+ *     magazines are taken and given back with none held, so an internal
+ *     cache's lock and zone_lock are never taken inside another c->lock
+ *       printk's (a double free found by a flush is reported under it)
+ *     the page allocator's zone_lock (slabs destroyed while the reaper or
+ *     kmem_reclaim() holds slab_caches_lock)
  *
  * slab_caches_lock: the list of live caches (mm/slab_common.c).  The
  * reaper, kmem_reclaim(), the reports and the validator hold it while they
