@@ -316,8 +316,9 @@ static void slab_retire(struct kmem_cache *c, struct slab *slabp, struct list_he
  * slab's free chain; a slab that becomes free is retired to dead if the
  * cache has more than free_limit free objects.  Returns 0, or -1 (nothing
  * changed) for a double free: objp is free in its slab already, or its
- * slab is gone (the first copy freed went back and the slab with it).
- * c->lock held. */
+ * slab is gone (the first copy freed went back and the slab with it; the
+ * page is read then as the page allocator may be writing it, as for any
+ * bad pointer into a slab being destroyed).  c->lock held. */
 static int slab_put_obj(struct kmem_cache *c, void *objp, struct list_head *dead)
 {
 	struct page *page = slab_obj_page(c, objp);
