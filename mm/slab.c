@@ -66,12 +66,13 @@
  * sent from the timer interrupt (smp_call_function() wants process context
  * with interrupts on), and a per-CPU timer costs nothing on idle CPUs.
  *
- * kmalloc.  kmalloc() uses general caches of 8 bytes to a page: Linux
+ * kmalloc.  kmalloc() uses general caches of 8 bytes to two pages: Linux
  * 6.1's small classes up to 256 and five between them that pack pages
  * better (24, 40, 48, 160, 224), then for each count n of objects a page
  * can hold the largest cache-line multiple that packs n (no class packs as
- * few as the next larger one, as 1536 did 2048's two a page).  Larger
- * blocks come from the page allocator as large blocks (mm/slab_common.c).
+ * few as the next larger one, as 1536 did 2048's two a page), then two
+ * pages.  Larger blocks come from the page allocator as large blocks
+ * (mm/slab_common.c).
  *
  * Lock order:
  *   slab_caches_lock (mm/slab_common.c)
@@ -124,7 +125,7 @@ struct cache_sizes malloc_sizes[] = {
 	 * largest multiple of the 64-byte cache line with n in a page */
 	CACHE(320), CACHE(384), CACHE(448), CACHE(512), CACHE(576), CACHE(640), CACHE(768),
 	CACHE(1024), CACHE(1344), CACHE(2048), CACHE(4096),
-	/* whole pages of 8 and 16 KiB, for larger PAGE_SIZEs (the host's ktests) */
+	/* two pages; and 16 KiB, for the host's ktests of 16 KiB pages */
 	CACHE(8192), CACHE(16384),
 };
 const unsigned int nr_malloc_sizes = ARRAY_SIZE(malloc_sizes);
@@ -287,8 +288,10 @@ static unsigned int take_from_slabs(struct kmem_cache *c, void **objs, unsigned 
 		}
 		slabp = list_first_entry(head, struct slab, list);
 		got += slab_take_objs(c, slabp, objs + got, n - got);
-		list_move(&slabp->list,
-			  slabp->free == BUFCTL_END ? &c->slabs_full : &c->slabs_partial);
+		if (slabp->free == BUFCTL_END)
+			list_move(&slabp->list, &c->slabs_full);
+		else if (head != &c->slabs_partial)
+			list_move(&slabp->list, &c->slabs_partial);	/* first of it already */
 	}
 	return got;
 }
@@ -337,9 +340,10 @@ static int slab_put_obj(struct kmem_cache *c, void *objp, struct list_head *dead
 	slabp->free = (kmem_bufctl_t)idx;
 	slabp->inuse--;
 	c->free_objects++;
-	if (slabp->inuse)	/* at the tail: give its other objects time */
-		list_move_tail(&slabp->list, &c->slabs_partial);
-	else if (c->free_objects > c->free_limit)
+	if (slabp->inuse) {	/* at the tail: give its other objects time */
+		if (slabp->list.next != &c->slabs_partial)	/* not there yet */
+			list_move_tail(&slabp->list, &c->slabs_partial);
+	} else if (c->free_objects > c->free_limit)
 		slab_retire(c, slabp, dead);
 	else
 		list_move(&slabp->list, &c->slabs_free);
@@ -837,25 +841,36 @@ noinline void slab_internal_free(struct kmem_cache *c, const void *objp)
 
 /* ---- kmalloc ------------------------------------------------------------------- */
 
-/* kmalloc_caches[(size - 1) >> KMALLOC_SHIFT]: the general cache for size,
- * NULL past the largest made (and before it is made).  Filled as the
- * classes are made, smallest first, so that one load finds a class. */
-#define KMALLOC_SHIFT	3
-static struct kmem_cache *kmalloc_caches[KMALLOC_MAX_CACHE_SIZE >> KMALLOC_SHIFT];
+/* The general cache for each size, NULL past the largest made (and before
+ * it is made): kmalloc_small[] in steps of 8 bytes up to 256 (the classes
+ * there are multiples of 8), kmalloc_big[] in steps of the 64-byte line
+ * above (so are the classes there), so that one load finds a class.
+ * Filled as the classes are made, smallest first. */
+#define KMALLOC_SMALL_MAX	256
+static struct kmem_cache *kmalloc_small[KMALLOC_SMALL_MAX >> 3];
+static struct kmem_cache *kmalloc_big[KMALLOC_MAX_CACHE_SIZE >> 6];
+
+/* The table slot of size, 0 < size <= KMALLOC_MAX_CACHE_SIZE. */
+static struct kmem_cache **kmalloc_slot(size_t size)
+{
+	return size <= KMALLOC_SMALL_MAX ? &kmalloc_small[(size - 1) >> 3] :
+					   &kmalloc_big[(size - 1) >> 6];
+}
 
 /* Points the table at cs's cache for the sizes above from up to cs_size. */
 static void kmalloc_table_fill(size_t from, const struct cache_sizes *cs)
 {
-	size_t i;
+	size_t size;
 
-	for (i = from >> KMALLOC_SHIFT; i < cs->cs_size >> KMALLOC_SHIFT; i++)
-		kmalloc_caches[i] = cs->cs_cachep;
+	for (size = from + 8; size <= cs->cs_size; size += 8)
+		*kmalloc_slot(size) = cs->cs_cachep;
 }
 
 struct kmem_cache *kmem_find_general_cachep(size_t size)
 {
-	return size - 1 < KMALLOC_MAX_CACHE_SIZE ? kmalloc_caches[(size - 1) >> KMALLOC_SHIFT] :
-						   NULL;
+	if (size - 1 < KMALLOC_SMALL_MAX)
+		return kmalloc_small[(size - 1) >> 3];
+	return size - 1 < KMALLOC_MAX_CACHE_SIZE ? kmalloc_big[(size - 1) >> 6] : NULL;
 }
 
 void *__kmalloc(size_t size, gfp_t flags)
@@ -1133,11 +1148,13 @@ int slab_tune_cpucache(struct kmem_cache *c, unsigned int limit, unsigned int ba
 }
 
 /* Entries of a magazine of objects of size bytes: MAGAZINE_BYTES of them,
- * between MAGAZINE_MIN and MAGAZINE_MAX. */
+ * between MAGAZINE_MIN (MAGAZINE_MIN_LARGE above a page) and MAGAZINE_MAX. */
 static unsigned int magazine_limit(size_t size)
 {
-	return (unsigned int)min_t(size_t, max_t(size_t, MAGAZINE_BYTES / size, MAGAZINE_MIN),
-				    MAGAZINE_MAX);
+	size_t least = size > PAGE_SIZE ? MAGAZINE_MIN_LARGE : MAGAZINE_MIN;
+
+	return (unsigned int)min_t(size_t, max_t(size_t, MAGAZINE_BYTES / size, least),
+				   MAGAZINE_MAX);
 }
 
 /* Gives c its magazines, sized by bytes: fewer entries for larger objects;

@@ -101,13 +101,14 @@ static inline void *ac_entry_read(const struct array_cache *ac, unsigned int i)
 #define SLAB_BREAK_RAM_BYTES	(32UL << 20)
 /* Objects this large (padded) get their descriptors off the slab. */
 #define OFF_SLAB_MIN_SIZE	(PAGE_SIZE >> 3)
-/* A magazine holds at most this many bytes of objects (but 4 to 120
- * objects): what a magazine holds no caller uses, and a page still moves 8
- * or more objects per refill or flush for objects up to 256 bytes, 60 for
- * the smallest (Linux 2.6 kept 120 entries up to 256 bytes and 24 for
- * 1-4 KiB objects). */
-#define MAGAZINE_BYTES		PAGE_SIZE
-#define MAGAZINE_MIN		4
+/* A magazine holds four pages of objects, but 24 at least (8 of objects
+ * larger than a page) and 120 at most (Linux 2.6's held 120 up to 256
+ * bytes, 54 up to 1 KiB, 24 up to 4 KiB, 8 above): what a magazine holds
+ * no caller uses, but every refill and flush takes the cache's lock, which
+ * the other CPUs take too, and hands objects from one CPU to another. */
+#define MAGAZINE_BYTES		(4 * PAGE_SIZE)
+#define MAGAZINE_MIN		24
+#define MAGAZINE_MIN_LARGE	8
 #define MAGAZINE_MAX		120
 /* The reaper runs this often. */
 #define REAP_INTERVAL		(2 * HZ)
@@ -188,12 +189,12 @@ struct cache_sizes {
 };
 extern struct cache_sizes malloc_sizes[];
 /* Larger kmalloc() requests take whole pages (a large block), not a
- * general cache: an object of several pages cached in a magazine or on a
- * free slab would park whole pages, and the pages themselves round no worse
- * than the power-of-two classes would.  Up to a page stays in a class:
- * blocks of 2-4 KiB are few, and through the page allocator's one lock
- * they would not scale. */
-#define KMALLOC_MAX_CACHE_SIZE	PAGE_SIZE
+ * general cache: an object of many pages cached in a magazine or on a free
+ * slab would park them all, and the pages themselves round no worse than
+ * the power-of-two classes would.  Up to two pages stay in a class: blocks
+ * of 2-8 KiB are few, and through the page allocator's one lock they would
+ * not scale. */
+#define KMALLOC_MAX_CACHE_SIZE	(2 * PAGE_SIZE)
 extern size_t kmalloc_max_size;		/* the largest general cache made */
 extern const unsigned int nr_malloc_sizes;
 

@@ -414,12 +414,13 @@ static size_t ksize_of_internal(const void *p)
 	return ((struct kmem_cache *)virt_to_page(p)->slab_cache)->buffer_size;
 }
 
-/* A page of objects, 4 to 120 of them (worked out here, not by slab.c). */
+/* Four pages of objects, 24 to 120 of them, 8 of objects over a page
+ * (worked out here, not by slab.c). */
 static unsigned int expected_limit(size_t size)
 {
-	unsigned int n = (unsigned int)(PAGE_SIZE / size);
+	unsigned int n = (unsigned int)(4 * PAGE_SIZE / size), least = size > PAGE_SIZE ? 8 : 24;
 
-	return n < 4 ? 4 : n > 120 ? 120 : n;
+	return n < least ? least : n > 120 ? 120 : n;
 }
 
 static void array_cache_sizes(struct ktest *t)
@@ -639,10 +640,11 @@ static void slabinfo_counts_match(struct ktest *t)
 static void kmalloc_size_classes(struct ktest *t)
 {
 	static const size_t asked[] = { 1, 17, 32, 33, 41, 49, 90, 97, 150, 161, 193, 225, 1000,
-					1345, 2049, PAGE_SIZE };
+					1345, 2049, PAGE_SIZE, 4097 };
 	static const size_t got[] = { 8, 24, 32, 40, 48, 64, 96, 128, 160, 192, 224, 256, 1024,
-				      2048, 4096, PAGE_SIZE };
-	unsigned long before = (unsigned long)atomic_long_read(&large_block_pages);
+				      2048, 4096, PAGE_SIZE, 8192 };
+	unsigned long before = (unsigned long)atomic_long_read(&large_block_pages), pages;
+	size_t largest = 0;
 	unsigned int i;
 	void *p;
 
@@ -670,16 +672,19 @@ static void kmalloc_size_classes(struct ktest *t)
 	KTEST_EXPECT_STREQ(t, kmem_cache_name(virt_to_page(p)->slab_cache), "size-96");
 	kfree(p);
 
-	/* up to a page from a class, above it a large block */
-	KTEST_EXPECT_EQ(t, kmalloc_max_size, (size_t)PAGE_SIZE);
+	/* up to two pages from a class, above the largest a large block */
+	for (i = 0; i < nr_malloc_sizes; i++)
+		if (malloc_sizes[i].cs_size <= 2 * PAGE_SIZE)
+			largest = malloc_sizes[i].cs_size;
+	KTEST_EXPECT_EQ(t, kmalloc_max_size, largest);
 	KTEST_EXPECT_NULL(t, kmem_find_general_cachep(kmalloc_max_size + 1));
 	p = kmalloc(kmalloc_max_size + 1, GFP_KERNEL);	/* past the largest class */
 	KTEST_ASSERT_NOT_NULL(t, p);
 	KTEST_EXPECT_TRUE(t, virt_to_page(p)->flags & PG_large);
 	KTEST_EXPECT_FALSE(t, virt_to_page(p)->flags & PG_slab);
-	KTEST_EXPECT_EQ(t, ksize(p), PAGE_SIZE << get_order(kmalloc_max_size + 1));
-	KTEST_EXPECT_EQ(t, (unsigned long)atomic_long_read(&large_block_pages),
-			before + (1UL << get_order(kmalloc_max_size + 1)));
+	pages = PAGE_ALIGN(kmalloc_max_size + 1) >> PAGE_SHIFT;	/* exact pages */
+	KTEST_EXPECT_EQ(t, ksize(p), pages << PAGE_SHIFT);
+	KTEST_EXPECT_EQ(t, (unsigned long)atomic_long_read(&large_block_pages), before + pages);
 	kfree(p);
 	KTEST_EXPECT_FALSE(t, virt_to_page(p)->flags & PG_large);
 	KTEST_EXPECT_EQ(t, (unsigned long)atomic_long_read(&large_block_pages), before);
