@@ -14,9 +14,17 @@
  * the allocator gave (raw ksize: a size class's or a bigblock's slack
  * too).  Every debugged object is in a registry (a hash of headers by the
  * caller's pointer): a pointer is trusted only when the registry has it,
- * so a bad pointer never makes the layer read a header; pointers the
+ * so a bad pointer never makes the layer read a header.  A debugged cache
+ * refuses any pointer the registry does not know.  Other pointers the
  * registry does not know go to the allocator, whose own checks report
- * them, naming the layer's caller (forward_begin(), kmem_debug_bad_free()).
+ * them, naming the layer's caller (forward_begin(), kmem_debug_bad_free()):
+ * kfree() cannot tell a block allocated while kmalloc() was not debugged.
+ * What the layer can know: a debugged object's pointer lies inside an
+ * allocator block (after the header), never at its start, so once the
+ * registry has forgotten it (freed, and out of the quarantine) the
+ * allocator's object-start check refuses it.  Every double free of a
+ * debugged object is therefore reported, also those the allocator itself
+ * does not catch (SLAB: after other frees, or from two CPUs at once).
  * The site recorded is the caller of the API, or for kmalloc_track_caller()
  * and its kin (the helpers of mm/util.c) the caller it is given.  Freed
  * objects with P are poisoned and wait in a FIFO quarantine (bounded by

@@ -1,60 +1,101 @@
 /* slab.c - SLAB, the object-caching allocator after Bonwick (CONFIG_SLAB).
  *
- * A cache hands out objects of one size, kept in slabs: blocks of 2^order
- * pages, the smallest order that holds an object, grown (as Linux 2.6 did)
- * only up to slab_break_order, 0 or 1, while the tail a slab cannot use is
- * more than 1/8 of it: large orders are what a fragmented page allocator
- * cannot give.  A slab starts with a colour offset (a multiple of the cache
- * line that differs between successive slabs, so that objects at the same
- * index of different slabs use different cache lines), then its descriptor
- * (struct slab and one kmem_bufctl_t per object) unless objects are large:
- * then the descriptor comes from a general cache.  A free object's bufctl
- * entry links it to the next free one; an object out of the slab has its
- * state there instead (held by a caller, in an array cache, or by the
- * allocator itself: a struct kmem_cache, an off-slab descriptor or an array
- * cache, which kfree() must refuse like any other bad pointer).  Every
- * page of a slab points to its cache and slab (PG_slab), so the cache,
- * slab and index of any object are found in O(1).  Each cache keeps its
- * slabs on three lists (full, partial, free) under its own spinlock.
+ * Slabs.  A cache hands out objects of one size, kept in slabs: blocks of
+ * 2^order pages, the smallest order that holds an object, grown (as Linux
+ * 2.6 did) only up to slab_break_order, 0 or 1, while the tail a slab
+ * cannot use is more than 1/8 of it: large orders are what a fragmented
+ * page allocator cannot give.  A slab starts with a colour offset (a
+ * multiple of the cache line that differs between successive slabs, so
+ * that objects at the same index of different slabs use different cache
+ * lines), then its descriptor (struct slab and one kmem_bufctl_t per
+ * object) unless objects are large: then the descriptor is an internal
+ * object.  Every page of a slab points to its cache, its descriptor and
+ * its first object (PG_slab), so the cache, slab and index of any object
+ * are found in O(1).  Each cache keeps its slabs on three lists (full,
+ * partial, free).
  *
- * Objects are cached constructed: the constructor runs on every object of
- * a new slab, the destructor when a slab is destroyed; in between, objects
- * go back and forth between slabs and callers without either.  Allocation
- * and free use a per-CPU array cache, a LIFO magazine of object pointers
- * used with local interrupts off and no lock.  An empty magazine is
- * refilled with batchcount objects from the partial and free slabs (the
- * cache grows by a slab when there are none); a full one flushes its
- * batchcount coldest objects back.  Free slabs beyond a limit go back to
- * the page allocator at once; every 2 seconds a timer drains part of each
- * idle magazine and gives back the free slabs.
+ * Object caching.  Objects are cached constructed: the constructor runs
+ * on every object of a new slab, the destructor when a slab is destroyed;
+ * in between, objects go back and forth between slabs and callers without
+ * either.
  *
- * SMP: a magazine is only ever changed by its own CPU, with interrupts off.
- * Shrink, destroy and tune reach the other CPUs' magazines as Linux 2.6
- * did, through on_each_cpu(): each CPU drains (or swaps) its own, then the
- * cache lock covers the slabs.  The reaper is one timer per CPU, armed on
- * that CPU (timers run where they were armed), so each CPU ages its own
- * magazines in its own timer interrupt without an IPI: an IPI cannot be
- * sent from the timer interrupt (smp_call_function() wants process context
- * with interrupts on), and a per-CPU timer costs nothing on idle CPUs.
- * With more than one CPU online a free claims its object with one
- * compare-and-swap of the bufctl state (held -> cached), so of two CPUs
- * freeing the same object exactly one wins and the other reports a double
- * free (alone, a plain read and write: see claim_state()).  Only online
+ * Magazines.  Allocation and free use a per-CPU magazine (struct
+ * array_cache), a LIFO stack of object pointers that only its CPU changes,
+ * with local interrupts off and no lock.  An empty magazine is refilled
+ * with batchcount objects from the partial and free slabs (the cache grows
+ * by a slab when there are none); a full one flushes its batchcount
+ * coldest objects back.  The fast path, a pop or a push, touches only
+ * this CPU's magazine, the object, and lines nobody writes after the cache
+ * and the slab are made (the cache's first lines, the object's struct
+ * page): no locked instruction, no line another CPU writes.  Only online
  * CPUs get magazines; the others share no_magazine until they first use
  * the cache.
  *
- * kmalloc() uses general caches of 8 bytes to a page: Linux 6.1's small
- * classes up to 256 and five between them that pack pages better (24, 40,
- * 48, 160, 224), then for each count n of objects a page can hold
- * the largest cache-line multiple that packs n (no class packs as few as
- * the next larger one, as 1536 did 2048's two a page).  Larger blocks come from
- * the page allocator (PG_large on the head page), only the pages they
- * need: the rest of the power-of-two block goes back at once.  A bad
- * kfree()/kmem_cache_free() (not an object start, another cache's object,
- * a double free) is found in O(1) from the page and the bufctl state,
- * reported, and changes nothing.  Lock order: slab_caches_lock, a cache's
- * lock, the page allocator's; a descriptor cache's lock is never taken
- * with its user's lock held.
+ * Object states.  A free object's bufctl entry links it to the next free
+ * one; an object out of its slab, whether a caller holds it or a magazine
+ * does, is BUFCTL_OUT (Linux 2.6's SLAB kept no more).  Entries change
+ * only under the cache's lock, when a refill takes objects out and a
+ * flush puts them back: the objects of one slab are in different CPUs'
+ * hands, and a state word written on every allocation and free would
+ * share its cache line among them.
+ *
+ * Bad calls.  What the fast path can check without writing anything
+ * shared it checks, reporting through kmem_bad_free() and changing
+ * nothing: the page's owner (a slab page of this cache; a general cache
+ * for kfree()), the object start, and a double free of the object just
+ * freed (the top of this CPU's magazine).  A flush finds an object that is
+ * free in its slab already (a double free whose two frees both reached
+ * the slab) and reports it there.  A double free that went to another
+ * CPU's magazine, or after other frees, is not caught: both copies may be
+ * handed out.  kmem_debug= catches those (mm/kmem_debug.c); kmem_checks
+ * says which bad call is whose, the table in docs/design.md why.
+ *
+ * Internal objects.  The allocator's own objects (cache structs,
+ * magazines, off-slab descriptors) come from internal caches of their own
+ * (cache_cache and slab-internal-N) that have no magazines:
+ * slab_internal_alloc() and slab_internal_free() take and give back under
+ * the cache's lock.  kfree() takes objects of general caches only and
+ * kmem_cache_free() finds no object in an internal cache, so either
+ * refuses them without a state word to read.
+ *
+ * SMP.  Shrink, destroy and tune reach the other CPUs' magazines as Linux
+ * 2.6 did, through on_each_cpu(): each CPU drains (or swaps) its own, then
+ * the cache lock covers the slabs.  The reaper is one timer per CPU, armed
+ * on that CPU (timers run where they were armed), so each CPU ages its own
+ * magazines in its own timer interrupt without an IPI: an IPI cannot be
+ * sent from the timer interrupt (smp_call_function() wants process context
+ * with interrupts on), and a per-CPU timer costs nothing on idle CPUs.
+ *
+ * kmalloc.  kmalloc() uses general caches of 8 bytes to two pages: Linux
+ * 6.1's small classes up to 256 and five between them that pack pages
+ * better (24, 40, 48, 160, 224), then for each count n of objects a page
+ * can hold the largest cache-line multiple that packs n (no class packs as
+ * few as the next larger one, as 1536 did 2048's two a page), then two
+ * pages.  Larger blocks come from the page allocator as large blocks
+ * (mm/slab_common.c).
+ *
+ * Lock order:
+ *   slab_caches_lock (mm/slab_common.c)
+ *     a cache's lock (c->lock), one at a time: pages, descriptors and
+ *     magazines are taken and given back with none held, so an internal
+ *     cache's lock and zone_lock are never taken inside another c->lock
+ *       printk's (a double free found by a flush is reported under it)
+ *     the page allocator's zone_lock (slabs destroyed while the reaper or
+ *     kmem_reclaim() holds slab_caches_lock)
+ *
+ * slab_caches_lock: the list of live caches (mm/slab_common.c).  The
+ * reaper, kmem_reclaim(), the reports and the validator hold it while they
+ * take each cache's lock in turn.
+ *
+ * c->lock: the cache's three slab lists; every slab's descriptor (free
+ * chain head, inuse, list link) and bufctl entries; the counters num_slabs,
+ * free_objects, colour_next and free_touched; and which magazine each CPU
+ * slot points to (the counts read every slot under it).  Taken with
+ * interrupts off.  Not held while pages are allocated or freed, objects
+ * constructed or destructed, or an internal object taken or given back.
+ *
+ * No lock: a CPU's magazine, which only that CPU changes, with interrupts
+ * off (other CPUs read avail and entries: ac_avail(), ac_entry_read()).
  */
 #include <tiny/atomic.h>
 #include <tiny/kernel.h>
@@ -66,8 +107,10 @@
 #include "slab.h"
 
 const char kmem_allocator_name[] = "SLAB";
-/* every bad call of <tiny/slab.h> but one */
-const unsigned long kmem_checks = KMEM_CHECKS_ALL & ~KMEM_CHECK(DESTROYED_CACHE);
+/* Every bad call of <tiny/slab.h> but a destroyed cache used and a double
+ * free after other frees (see "Bad calls" above). */
+const unsigned long kmem_checks = KMEM_CHECKS_ALL & ~(KMEM_CHECK(DESTROYED_CACHE) |
+						      KMEM_CHECK(DOUBLE_FREE_LATER));
 const int kmem_ctor_every_alloc;		/* once per object, as it enters the cache */
 
 #define CACHE(x)	{ .cs_size = (x), .cs_name = "size-" #x }
@@ -75,21 +118,25 @@ struct cache_sizes malloc_sizes[] = {
 	/* Linux 6.1's small classes (powers of two, 96 and 192) and 24, 40,
 	 * 48, 160 and 224: each packs more objects a page than the next class
 	 * up (24: 156 against 119, 40: 99 / 81, 48: 81 / 61, 160: 25 / 21,
-	 * 224: 18 / 15).  At the shipped trace's peak 24 and 48 saved 2 pages,
-	 * 224 another 2 and 40 one (a class costs its own partial slab and
-	 * magazine); 160 changed nothing there and is kept for the 32-byte
-	 * steps from 128 to 256. */
+	 * 224: 18 / 15); 160 also gives 32-byte steps from 128 to 256. */
 	CACHE(8), CACHE(16), CACHE(24), CACHE(32), CACHE(40), CACHE(48), CACHE(64), CACHE(96),
 	CACHE(128), CACHE(160), CACHE(192), CACHE(224), CACHE(256),
 	/* above: per number n of objects a page holds (n = 16 down to 1), the
 	 * largest multiple of the 64-byte cache line with n in a page */
 	CACHE(320), CACHE(384), CACHE(448), CACHE(512), CACHE(576), CACHE(640), CACHE(768),
 	CACHE(1024), CACHE(1344), CACHE(2048), CACHE(4096),
-	/* whole pages of 8 and 16 KiB, for larger PAGE_SIZEs (the host's ktests) */
+	/* two pages; and 16 KiB, for the host's ktests of 16 KiB pages */
 	CACHE(8192), CACHE(16384),
 };
 const unsigned int nr_malloc_sizes = ARRAY_SIZE(malloc_sizes);
 size_t kmalloc_max_size;		/* largest general cache made at boot */
+
+/* The internal caches, smallest first: magazines (a cache line at least),
+ * off-slab descriptors. */
+#define INTERNAL(x)	{ .cs_size = (x), .cs_name = "slab-internal-" #x }
+static struct cache_sizes internal_sizes[] = {
+	INTERNAL(32), INTERNAL(64), INTERNAL(128), INTERNAL(256), INTERNAL(512), INTERNAL(1024),
+};
 
 struct kmem_cache cache_cache;		/* laid out by kmem_cache_init() */
 
@@ -100,30 +147,11 @@ static int reaper_enabled;		/* timers work: kmem_cache_init_late() ran */
 unsigned int slab_break_order;
 atomic_long_t slab_zero_ctor_refusals;
 
-/* Until kmalloc() works, caches get static one-entry magazines. */
-#define BOOT_CPUCACHE_ENTRIES	1
-union arraycache_init {
-	struct array_cache cache;
-	char room[sizeof(struct array_cache) + BOOT_CPUCACHE_ENTRIES * sizeof(struct ac_entry)];
-};
-static union arraycache_init boot_arrays[(1 + ARRAY_SIZE(malloc_sizes)) * NR_CPUS];
-static unsigned int boot_arrays_used;
-
-/* The magazine of a CPU that has not used a cache yet: empty and full at
- * once, so that the CPU's first allocation or free there takes the slow
- * path, which gives it a magazine of its own.  Only online CPUs get one:
- * magazines for NR_CPUS CPUs of which one runs were most of the
- * allocator's own memory.  Never written. */
+/* The magazine of a CPU that has not used a cache yet, and of every CPU
+ * of an internal cache: empty and full at once, so that an allocation or
+ * free there takes the slow path, which gives the CPU a magazine of its
+ * own (or, for an internal cache, goes to the slabs).  Never written. */
 static struct array_cache no_magazine;
-
-/* Per CPU, a one-entry array cache for the allocations made while this CPU
- * makes itself a magazine (which may need one from a cache that has no
- * magazine on this CPU yet, perhaps the same one), and the flag that says
- * it is doing so.  Each used by its own CPU with interrupts off. */
-static union arraycache_init scratch_arrays[NR_CPUS];
-static unsigned char making_magazine[NR_CPUS];
-static atomic_long_t slab_internal_bytes;	/* held by internal_alloc() objects */
-static int slab_up;			/* kmalloc() works: caches get sized magazines */
 
 /* ---- layout ------------------------------------------------------------- */
 
@@ -170,7 +198,7 @@ static int calculate_slab_order(struct kmem_cache *c, size_t *left)
 }
 
 /* Keeps a large object's descriptor off the slab if the slab's unused tail
- * cannot hold it and a general cache can serve it.  Returns 0 or -1. */
+ * cannot hold it and an internal cache can serve it.  Returns 0 or -1. */
 static int place_descriptor(struct kmem_cache *c, size_t *left)
 {
 	size_t on_slab = slab_mgmt_size(c->num, c->align);
@@ -179,7 +207,7 @@ static int place_descriptor(struct kmem_cache *c, size_t *left)
 	if (*left >= on_slab) {
 		c->common.flags &= ~CFLGS_OFF_SLAB;
 		*left -= on_slab;
-	} else if (!(c->slabp_cache = kmem_find_general_cachep(c->slab_size))) {
+	} else if (!(c->slabp_cache = kmem_find_internal_cachep(c->slab_size))) {
 		c->common.flags &= ~CFLGS_OFF_SLAB;
 		return calculate_slab_order(c, left);
 	}
@@ -213,27 +241,26 @@ static int cache_layout(struct kmem_cache *c, size_t size, size_t align, unsigne
 	return 0;
 }
 
-/* ---- objects between slabs and array caches (c->lock held) ---------------- */
+/* ---- objects between slabs and magazines (c->lock held) ---------------------- */
 
-/* Takes up to n free objects of slabp into entry[], each CACHED; returns
- * how many.  One pass down the free chain with the chain head, the count
- * and the object address in registers: a refill moves every object a
- * growing cache hands out. */
-static unsigned int slab_get_objs(struct kmem_cache *c, struct slab *slabp,
-				  struct ac_entry *entry, unsigned int n)
+/* Takes up to n free objects of slabp into objs[], each BUFCTL_OUT;
+ * returns how many.  One pass down the free chain with the chain head, the
+ * count and the object address in registers: a refill moves every object
+ * a growing cache hands out.  c->lock held. */
+static unsigned int slab_take_objs(struct kmem_cache *c, struct slab *slabp, void **objs,
+				   unsigned int n)
 {
 	kmem_bufctl_t *bufctl = slab_bufctl(slabp), idx = slabp->free;
 	char *s_mem = slabp->s_mem;
 	size_t size = c->buffer_size;
 	unsigned int taken;
 
+	assert_spin_held(&c->lock);
 	for (taken = 0; taken < n && idx != BUFCTL_END; taken++) {
-		kmem_bufctl_t next = bufctl_read(&bufctl[idx]);
+		kmem_bufctl_t next = bufctl[idx];
 
-		bufctl_write(&bufctl[idx], BUFCTL_CACHED);
-		entry[taken].state = &bufctl[idx];
-		__atomic_store_n(&entry[taken].objp, s_mem + (size_t)idx * size,
-				 __ATOMIC_RELEASE);	/* see ac_entry_set() */
+		bufctl[idx] = BUFCTL_OUT;
+		WRITE_ONCE(objs[taken], s_mem + (size_t)idx * size);	/* see ac_entry_set() */
 		idx = next;
 	}
 	slabp->free = idx;
@@ -242,75 +269,110 @@ static unsigned int slab_get_objs(struct kmem_cache *c, struct slab *slabp,
 	return taken;
 }
 
-/* Puts a CACHED object back at the head of its slab's free chain. */
-static void slab_put_obj(struct kmem_cache *c, struct slab *slabp, void *objp)
+/* Takes up to n free objects from the partial slabs, then the free ones,
+ * into objs[]; returns how many.  c->lock held. */
+static unsigned int take_from_slabs(struct kmem_cache *c, void **objs, unsigned int n)
 {
-	kmem_bufctl_t idx = obj_to_index(c, slabp, objp);
+	unsigned int got = 0;
 
-	bufctl_write(&slab_bufctl(slabp)[idx], slabp->free);
-	slabp->free = idx;
-	slabp->inuse--;
-	c->free_objects++;
-}
-
-/* Moves up to n objects from the partial slabs, then the free ones, to
- * this CPU's ac. */
-static void refill_from_slabs(struct kmem_cache *c, struct array_cache *ac, unsigned int n)
-{
-	unsigned int avail = ac->avail, got;
-
-	for (; n; ac_set_avail(ac, avail)) {
+	assert_spin_held(&c->lock);
+	while (got < n) {
 		struct list_head *head = &c->slabs_partial;
 		struct slab *slabp;
 
 		if (list_empty(head)) {
 			head = &c->slabs_free;
 			if (list_empty(head))
-				return;
+				break;
 			c->free_touched = 1;
 		}
 		slabp = list_first_entry(head, struct slab, list);
-		got = slab_get_objs(c, slabp, ac->entry + avail, n);
-		avail += got;
-		n -= got;
-		list_move(&slabp->list,
-			  slabp->free == BUFCTL_END ? &c->slabs_full : &c->slabs_partial);
+		got += slab_take_objs(c, slabp, objs + got, n - got);
+		if (slabp->free == BUFCTL_END)
+			list_move(&slabp->list, &c->slabs_full);
+		else if (head != &c->slabs_partial)
+			list_move(&slabp->list, &c->slabs_partial);	/* first of it already */
 	}
+	return got;
 }
 
-/* Takes a free slab off the lists onto dead, to be destroyed unlocked. */
+/* Takes a free slab off the lists onto dead, to be destroyed unlocked.
+ * Its pages stop showing objects at once (s_mem past the slab's end, where
+ * no object of it starts): a double-freed object of the slab still in
+ * some magazine is refused when it is flushed (slab_put_obj()), also while
+ * the slab is being destroyed.  c->lock held. */
 static void slab_retire(struct kmem_cache *c, struct slab *slabp, struct list_head *dead)
 {
+	struct page *page = virt_to_page(slab_start(slabp));
+	void *end = (char *)slab_start(slabp) + (PAGE_SIZE << c->gfporder);
+	unsigned long i;
+
+	assert_spin_held(&c->lock);
+	for (i = 0; i < (1UL << c->gfporder); i++)
+		page[i].s_mem = end;
 	list_move(&slabp->list, dead);
 	c->num_slabs--;
 	c->free_objects -= c->num;
 }
 
-/* Returns nr cached objects to their slabs; a slab that becomes free is
- * retired to dead if the cache has more than free_limit free objects. */
-static void free_block(struct kmem_cache *c, struct ac_entry *entry, unsigned int nr,
+/* Puts objp, an object of c out of its slab, back at the head of the
+ * slab's free chain; a slab that becomes free is retired to dead if the
+ * cache has more than free_limit free objects.  Returns 0, or -1 (nothing
+ * changed) for a double free: objp is free in its slab already, or its
+ * slab is gone (the first copy freed went back and the slab with it; the
+ * page is read then as the page allocator may be writing it, as for any
+ * bad pointer into a slab being destroyed).  c->lock held. */
+static int slab_put_obj(struct kmem_cache *c, void *objp, struct list_head *dead)
+{
+	struct page *page = slab_obj_page(c, objp);
+	long idx = page_of_cache(page, c) ? obj_index_on_page(c, page, objp) : -1;
+	struct slab *slabp;
+	kmem_bufctl_t *state;
+
+	assert_spin_held(&c->lock);
+	if (unlikely(idx < 0))
+		return -1;
+	slabp = page->slab;
+	state = &slab_bufctl(slabp)[idx];
+	if (unlikely(*state != BUFCTL_OUT))
+		return -1;
+	*state = slabp->free;
+	slabp->free = (kmem_bufctl_t)idx;
+	slabp->inuse--;
+	c->free_objects++;
+	if (slabp->inuse) {	/* at the tail: give its other objects time */
+		if (slabp->list.next != &c->slabs_partial)	/* not there yet */
+			list_move_tail(&slabp->list, &c->slabs_partial);
+	} else if (c->free_objects > c->free_limit)
+		slab_retire(c, slabp, dead);
+	else
+		list_move(&slabp->list, &c->slabs_free);
+	return 0;
+}
+
+/* Returns nr objects of a magazine to their slabs; reports each that is
+ * free there already (a double free caught only now) and leaves it out.
+ * c->lock held. */
+static void free_block(struct kmem_cache *c, void **objs, unsigned int nr,
 		       struct list_head *dead)
 {
 	unsigned int i;
 
-	for (i = 0; i < nr; i++) {
-		struct slab *slabp = slab_obj_page(c, entry[i].objp)->slab;
-
-		slab_put_obj(c, slabp, entry[i].objp);
-		if (slabp->inuse)	/* at the tail: give its other objects time */
-			list_move_tail(&slabp->list, &c->slabs_partial);
-		else if (c->free_objects > c->free_limit)
-			slab_retire(c, slabp, dead);
-		else
-			list_move(&slabp->list, &c->slabs_free);
-	}
+	assert_spin_held(&c->lock);
+	for (i = 0; i < nr; i++)
+		if (unlikely(slab_put_obj(c, objs[i], dead)))
+			kmem_bad_free("kfree/kmem_cache_free", objs[i],
+				      "double free, found when a magazine went back to the slabs "
+				      "(the object was free there already, or its slab was gone)",
+				      __builtin_return_address(0));
 }
 
 /* Returns the n oldest (coldest) objects of ac to their slabs: this CPU's
- * ac, or one no CPU uses any more. */
+ * ac, or one no CPU uses any more.  c->lock held. */
 static void drain_array_locked(struct kmem_cache *c, struct array_cache *ac, unsigned int n,
 			       struct list_head *dead)
 {
+	assert_spin_held(&c->lock);
 	n = min(n, ac->avail);
 	if (!n)
 		return;		/* no_magazine stays unwritten */
@@ -319,11 +381,12 @@ static void drain_array_locked(struct kmem_cache *c, struct array_cache *ac, uns
 	ac_set_avail(ac, ac->avail - n);
 }
 
-/* Retires the free slabs beyond the first keep to dead. */
+/* Retires the free slabs beyond the first keep to dead.  c->lock held. */
 static void free_slabs_locked(struct kmem_cache *c, unsigned int keep, struct list_head *dead)
 {
 	struct slab *slabp, *n;
 
+	assert_spin_held(&c->lock);
 	list_for_each_entry_safe(slabp, n, &c->slabs_free, list)
 		if (keep)
 			keep--;
@@ -333,19 +396,16 @@ static void free_slabs_locked(struct kmem_cache *c, unsigned int keep, struct li
 
 /* ---- slabs ------------------------------------------------------------------- */
 
-/* Off-slab descriptors come from (and go back to) a general cache. */
-static void *internal_alloc(struct kmem_cache *c, gfp_t flags);
-static void internal_free(struct kmem_cache *c, const void *objp);
 
 /* The descriptor of a new slab at addr coloured by colour_off bytes: after
- * the colour, or from the descriptor cache.  NULL if out of memory. */
+ * the colour, or an internal object.  NULL if out of memory. */
 static struct slab *alloc_slabmgmt(struct kmem_cache *c, void *addr, size_t colour_off,
 				   gfp_t flags)
 {
 	struct slab *slabp;
 
 	if (OFF_SLAB(c)) {
-		slabp = internal_alloc(c->slabp_cache, flags & ~__GFP_ZERO);
+		slabp = slab_internal_alloc(c->slabp_cache, flags & ~__GFP_ZERO);
 		if (!slabp)
 			return NULL;
 	} else {
@@ -358,9 +418,9 @@ static struct slab *alloc_slabmgmt(struct kmem_cache *c, void *addr, size_t colo
 	return slabp;
 }
 
-/* Points every page of a slab at c and slabp and sets PG_slab, or clears
- * them (c NULL).  The flag changes under zone_lock (page_update_flags()),
- * set after the pointers and cleared before them. */
+/* Points every page of a slab at c, slabp and its first object and sets
+ * PG_slab, or clears them (c NULL).  The flag changes under zone_lock
+ * (page_update_flags()), set after the pointers and cleared before them. */
 static void slab_map_pages(struct page *page, unsigned int order, struct kmem_cache *c,
 			   struct slab *slabp)
 {
@@ -371,15 +431,16 @@ static void slab_map_pages(struct page *page, unsigned int order, struct kmem_ca
 	for (i = 0; i < (1UL << order); i++) {
 		page[i].slab_cache = c;
 		page[i].slab = slabp;
+		page[i].s_mem = slabp ? slabp->s_mem : NULL;
 	}
 	if (c)
 		page_update_flags(page, 1UL << order, PG_slab, 0);
 }
 
 /* Constructs every object of a new slab, hands the first n (at most num)
- * to entry[] as CACHED and chains the others as free: the objects a refill
- * takes from a new slab never go through its free chain. */
-static void cache_init_objs(struct kmem_cache *c, struct slab *slabp, struct ac_entry *entry,
+ * out into objs[] (BUFCTL_OUT) and chains the others as free: the objects
+ * a refill takes from a new slab never go through its free chain. */
+static void cache_init_objs(struct kmem_cache *c, struct slab *slabp, void **objs,
 			    unsigned int n)
 {
 	kmem_bufctl_t *bufctl = slab_bufctl(slabp);
@@ -392,15 +453,13 @@ static void cache_init_objs(struct kmem_cache *c, struct slab *slabp, struct ac_
 		kmem_mark_noaccess(index_to_obj(c, slabp, i), c->common.object_size);
 	}
 	for (i = 0; i < n; i++, objp += c->buffer_size) {
-		bufctl_write(&bufctl[i], BUFCTL_CACHED);
-		entry[i].state = &bufctl[i];
-		__atomic_store_n(&entry[i].objp, (void *)objp,
-				 __ATOMIC_RELEASE);	/* see ac_entry_set() */
+		bufctl[i] = BUFCTL_OUT;
+		WRITE_ONCE(objs[i], (void *)objp);	/* see ac_entry_set() */
 	}
 	for (; i < num - 1; i++)
-		bufctl_write(&bufctl[i], (kmem_bufctl_t)(i + 1));
+		bufctl[i] = (kmem_bufctl_t)(i + 1);
 	if (n < num)
-		bufctl_write(&bufctl[num - 1], BUFCTL_END);
+		bufctl[num - 1] = BUFCTL_END;
 	slabp->free = n < num ? (kmem_bufctl_t)n : BUFCTL_END;
 	slabp->inuse = (unsigned short)n;
 }
@@ -412,11 +471,10 @@ static inline void *slab_page_address(const struct page *page)
 }
 
 /* Adds a slab of constructed objects to the cache, its first n objects
- * (at most num) in this CPU's array cache ac, which has room for them;
- * returns the number put there, or 0 if out of memory.  Interrupts off;
- * pages, descriptor and constructors without c->lock. */
-static unsigned int cache_grow(struct kmem_cache *c, gfp_t flags, struct array_cache *ac,
-			       unsigned int n)
+ * (at most num) out in objs[]; returns the number put there, or 0 if out
+ * of memory.  Interrupts off; pages, descriptor and constructors without
+ * c->lock. */
+static unsigned int cache_grow(struct kmem_cache *c, gfp_t flags, void **objs, unsigned int n)
 {
 	struct page *page;
 	struct slab *slabp;
@@ -441,8 +499,7 @@ static unsigned int cache_grow(struct kmem_cache *c, gfp_t flags, struct array_c
 		kmem_mark_internal(slabp, c->slab_size);
 	slab_map_pages(page, c->gfporder, c, slabp);
 	n = min(n, c->num);
-	cache_init_objs(c, slabp, ac->entry + ac->avail, n);
-	ac_set_avail(ac, ac->avail + n);
+	cache_init_objs(c, slabp, objs, n);
 
 	spin_lock(&c->lock);
 	list_add_tail(&slabp->list, n == c->num ? &c->slabs_full : &c->slabs_partial);
@@ -466,7 +523,7 @@ static void slab_destroy(struct kmem_cache *c, struct slab *slabp)
 	slab_map_pages(page, c->gfporder, NULL, NULL);
 	__free_pages(page, c->gfporder);	/* an on-slab slabp is gone now */
 	if (OFF_SLAB(c))
-		internal_free(c->slabp_cache, slabp);
+		slab_internal_free(c->slabp_cache, slabp);
 }
 
 /* Destroys the slabs on list; returns how many.  c->lock not held. */
@@ -483,79 +540,92 @@ static unsigned long slabs_destroy(struct kmem_cache *c, struct list_head *list)
 	return count;
 }
 
+/* ---- objects straight from and to the slabs --------------------------------- */
+
+/* One object of c taken from its slabs (c grows by a slab if they have no
+ * free one), for a CPU without a magazine of c or for the allocator's own
+ * use; NULL if out of memory.  Interrupts off. */
+static void *slab_alloc_direct(struct kmem_cache *c, gfp_t flags)
+{
+	unsigned int got;
+	void *objp;
+
+	spin_lock(&c->lock);
+	got = take_from_slabs(c, &objp, 1);
+	spin_unlock(&c->lock);
+	if (!got && !cache_grow(c, flags, &objp, 1))
+		return NULL;
+	return objp;
+}
+
+/* Gives objp, an object of c, straight back to its slab; returns 0, or -1
+ * (nothing changed) if it is free there already.  Interrupts off. */
+static int slab_free_direct(struct kmem_cache *c, void *objp)
+{
+	LIST_HEAD(dead);
+	int ret;
+
+	spin_lock(&c->lock);
+	ret = slab_put_obj(c, objp, &dead);
+	if (!ret)	/* under the lock: nobody can have taken it again yet */
+		kmem_mark_freed(objp, c->common.object_size);
+	spin_unlock(&c->lock);
+	slabs_destroy(c, &dead);
+	return ret;
+}
+
 /* ---- allocation and free: the per-CPU fast path ------------------------------ */
 
 static void start_cpu_reaper(void *unused);
 static void *magazine_alloc(unsigned int limit, unsigned int batch, gfp_t flags);
 
 /* Gives this CPU a magazine of c of its own in place of no_magazine.
- * Returns it, or NULL if out of memory or if this CPU is making one
- * already (a nested call: the caller then does without).  Interrupts off. */
+ * Returns it, or NULL if out of memory or if c is internal (it has none).
+ * Interrupts off. */
 static struct array_cache *cpu_magazine_create(struct kmem_cache *c, gfp_t flags)
 {
-	unsigned int cpu = smp_processor_id();
 	struct array_cache *ac;
 
-	if (making_magazine[cpu])
+	if (!c->limit)
 		return NULL;
-	making_magazine[cpu] = 1;
 	ac = magazine_alloc(c->limit, c->batchcount, flags & ~__GFP_ZERO);
-	making_magazine[cpu] = 0;
 	if (ac) {
 		spin_lock(&c->lock);	/* the counts read every slot under it */
-		c->array[cpu] = ac;
+		c->array[smp_processor_id()] = ac;
 		spin_unlock(&c->lock);
 	}
 	return ac;
 }
 
-/* One object of c, still CACHED, taken through this CPU's scratch array
- * cache when it has no magazine of c (the entry stays valid until the next
- * use of the scratch, which the caller reads before).  NULL if out of
- * memory.  Interrupts off. */
-static noinline struct ac_entry *cache_alloc_one(struct kmem_cache *c, gfp_t flags)
-{
-	struct array_cache *ac = &scratch_arrays[smp_processor_id()].cache;
-
-	ac->limit = ac->batchcount = 1;
-	spin_lock(&c->lock);
-	refill_from_slabs(c, ac, 1);
-	spin_unlock(&c->lock);
-	if (!ac->avail && !cache_grow(c, flags, ac, 1))
-		return NULL;
-	ac_set_avail(ac, 0);
-	return &ac->entry[0];
-}
-
-/* Moves up to batchcount objects from the slabs to this CPU's empty array
- * cache (growing the cache if the slabs have no free object) and takes
- * one, still CACHED: the entry just above the magazine's new top.  NULL if
- * out of memory.  Interrupts off. */
-static noinline struct ac_entry *cache_alloc_refill(struct kmem_cache *c, gfp_t flags)
+/* Fills this CPU's empty magazine of c with up to batchcount objects from
+ * the slabs (growing the cache if they have no free object) and takes
+ * one.  Without a magazine yet, the CPU makes one; if it cannot, the object
+ * comes straight from the slabs.  NULL if out of memory.  Interrupts off. */
+static noinline void *cache_alloc_refill(struct kmem_cache *c, gfp_t flags)
 {
 	struct array_cache *ac = cpu_cache(c);
+	unsigned int got;
 
 	start_cpu_reaper(NULL);
 	if (unlikely(ac == &no_magazine) && !(ac = cpu_magazine_create(c, flags)))
-		return cache_alloc_one(c, flags);
-	ac->touched = 1;
+		return slab_alloc_direct(c, flags);
 	spin_lock(&c->lock);
-	refill_from_slabs(c, ac, ac->batchcount);
+	got = take_from_slabs(c, ac->entry, ac->batchcount);
 	spin_unlock(&c->lock);
-	if (!ac->avail && !cache_grow(c, flags, ac, ac->batchcount))
+	if (!got)
+		got = cache_grow(c, flags, ac->entry, ac->batchcount);
+	if (!got)
 		return NULL;
-	ac_set_avail(ac, ac->avail - 1);
-	return &ac->entry[ac->avail];
+	ac->touched = 1;
+	ac_set_avail(ac, got - 1);
+	return ac->entry[got - 1];
 }
 
-/* An object of c in the given state (ACTIVE: for a caller, INTERNAL: for
- * the allocator), or NULL.  Any context: the array cache is used with
+/* An object of c, or NULL.  Any context: the magazine is used with
  * interrupts off and no lock (only this CPU changes it). */
-static __always_inline void *cache_alloc(struct kmem_cache *c, gfp_t flags,
-					 kmem_bufctl_t state)
+static __always_inline void *cache_alloc(struct kmem_cache *c, gfp_t flags)
 {
 	struct array_cache *ac;
-	struct ac_entry *entry;
 	unsigned long save;
 	unsigned int avail;
 	void *objp;
@@ -568,35 +638,22 @@ static __always_inline void *cache_alloc(struct kmem_cache *c, gfp_t flags,
 	if (likely(avail)) {
 		ac->touched = 1;
 		ac_set_avail(ac, --avail);
-		entry = &ac->entry[avail];
+		objp = ac->entry[avail];
 	} else {
-		entry = cache_alloc_refill(c, flags);
-		if (unlikely(!entry)) {
-			local_irq_restore(save);
-			return NULL;
-		}
+		objp = cache_alloc_refill(c, flags);
 	}
-	objp = entry->objp;
-	bufctl_write(entry->state, state);
 	local_irq_restore(save);
+	if (unlikely(!objp))
+		return NULL;
 	kmem_mark_allocated(objp, c->common.object_size, c->common.ctor || (flags & __GFP_ZERO));
 	if (flags & __GFP_ZERO)
 		memset(objp, 0, c->common.object_size);
 	return objp;
 }
 
-/* Why an object whose state is seen cannot be freed as one in state want
- * (ACTIVE from callers, INTERNAL from the allocator itself). */
-static const char *state_mismatch(kmem_bufctl_t seen)
-{
-	if (seen == BUFCTL_INTERNAL)
-		return "the allocator's own object (a cache, descriptor or array cache)";
-	if (seen == BUFCTL_ACTIVE)
-		return "not the allocator's own object";
-	if (seen == BUFCTL_CACHED)
-		return "double free (the object is in an array cache already)";
-	return "double free (the object is on its slab's free list)";
-}
+/* The report of a free of the object on top of this CPU's magazine. */
+#define JUST_FREED	"double free (the object was just freed: it is the last one this CPU " \
+			"freed into its magazine)"
 
 /* Why objp on page is no object of c to free (not a slab page, another
  * cache's, not an object's start), or NULL if it is one. */
@@ -607,155 +664,76 @@ static const char *not_an_object(const struct kmem_cache *c, const struct page *
 		return "not a slab object";
 	if (page->slab_cache != c)
 		return "the object belongs to another cache";
-	if (!obj_bufctl(c, page, objp))
+	if (obj_index_on_page(c, page, objp) < 0)
 		return "not the start of an object";
 	return NULL;
 }
 
-/* Why objp on page cannot be freed into c, or NULL if it can: the start
- * of an object of c in state want.  Looks only (ksize()). */
-static const char *cache_free_check(struct kmem_cache *c, const struct page *page,
-				    const void *objp, kmem_bufctl_t want)
+/* Is objp the object this CPU freed last into its magazine of c, which it
+ * has not handed out since?  Interrupts off. */
+static inline int on_magazine_top(struct kmem_cache *c, const void *objp)
 {
-	const char *why = not_an_object(c, page, objp);
-	kmem_bufctl_t seen;
+	struct array_cache *ac = cpu_cache(c);
 
-	if (why)
-		return why;
-	seen = bufctl_read(obj_bufctl(c, page, objp));
-	return seen == want ? NULL : state_mismatch(seen);
+	return ac->avail && ac->entry[ac->avail - 1] == objp;
 }
 
-/*
- * Makes the state word CACHED if it holds want; returns the state seen
- * (want: claimed).  Interrupts off.  With one CPU online nothing else can
- * touch the word meanwhile, so a plain read and write are exact: a second
- * CPU is started by this one from process context (never inside a free,
- * which runs with interrupts off), so the count cannot grow between the
- * test and the write.  With more CPUs a compare-and-swap: of two CPUs
- * freeing one object, exactly one wins and the other sees CACHED.
- */
-static inline kmem_bufctl_t claim_state(kmem_bufctl_t *state, kmem_bufctl_t want)
-{
-	kmem_bufctl_t seen;
-
-	if (likely(num_online_cpus() == 1)) {
-		seen = bufctl_read(state);
-		if (seen == want)
-			bufctl_write(state, BUFCTL_CACHED);
-		return seen;
-	}
-	seen = want;
-	__atomic_compare_exchange_n(state, &seen, BUFCTL_CACHED, 0, __ATOMIC_RELAXED,
-				    __ATOMIC_RELAXED);
-	return seen;
-}
-
-/* Pushes a just-CACHED object on this CPU's full array cache of c: first
- * its batchcount coldest objects go back to the slabs (cache_flusharray).
- * Without a magazine yet, the CPU makes one; if it cannot, the object goes
- * straight back to its slab.  Interrupts off. */
-static noinline void cache_free_slow(struct kmem_cache *c, struct array_cache *ac,
-				     struct ac_entry obj)
+/* Pushes objp on this CPU's full magazine of c: first its batchcount
+ * coldest objects go back to the slabs.  Without a magazine yet, the CPU
+ * makes one; if it cannot, the object goes straight back to its slab.
+ * Returns NULL, or why objp could not be freed.  Interrupts off. */
+static noinline const char *cache_free_slow(struct kmem_cache *c, struct array_cache *ac,
+					    void *objp)
 {
 	LIST_HEAD(dead);
 
 	start_cpu_reaper(NULL);
-	if (ac == &no_magazine && !(ac = cpu_magazine_create(c, GFP_ATOMIC))) {
-		spin_lock(&c->lock);
-		free_block(c, &obj, 1, &dead);
-		spin_unlock(&c->lock);
-		slabs_destroy(c, &dead);
-		return;
-	}
+	if (ac == &no_magazine && !(ac = cpu_magazine_create(c, GFP_ATOMIC)))
+		return slab_free_direct(c, objp) ?
+		       "double free (the object is on its slab's free list)" : NULL;
 	if (ac->avail >= ac->limit) {
 		spin_lock(&c->lock);
 		drain_array_locked(c, ac, ac->batchcount, &dead);
 		spin_unlock(&c->lock);
 		slabs_destroy(c, &dead);
 	}
-	ac_entry_set(ac, ac->avail, obj.objp, obj.state);
-	ac_set_avail(ac, ac->avail + 1);
-}
-
-/*
- * Frees objp into c if it is the start of an object of c in state want;
- * else returns why not (and changes nothing).  page is objp's page, which
- * the caller found to be a slab page of c.  Any context.
- */
-static __always_inline const char *cache_free(struct kmem_cache *c, struct page *page,
-					      const void *objp, kmem_bufctl_t want)
-{
-	struct slab *slabp = page->slab;
-	size_t offset = (uintptr_t)objp - (uintptr_t)slabp->s_mem;	/* huge if before */
-	unsigned int idx = obj_index(c, offset);
-	struct array_cache *ac;
-	kmem_bufctl_t *state, seen;
-	unsigned long save;
-
-	if (unlikely(offset >= c->objs_bytes || (size_t)idx * c->buffer_size != offset))
-		return not_an_object(c, page, objp);
-	state = &slab_bufctl(slabp)[idx];
-	local_irq_save(save);
-	seen = claim_state(state, want);
-	if (unlikely(seen != want)) {
-		local_irq_restore(save);
-		return state_mismatch(seen);
-	}
 	kmem_mark_freed(objp, c->common.object_size);
-	ac = cpu_cache(c);
-	if (likely(ac->avail < ac->limit)) {
-		ac_entry_set(ac, ac->avail, (void *)objp, state);
-		ac_set_avail(ac, ac->avail + 1);
-	} else {
-		cache_free_slow(c, ac, (struct ac_entry){ (void *)objp, state });
-	}
-	local_irq_restore(save);
+	ac->touched = 1;
+	ac_entry_set(ac, ac->avail, objp);
+	ac_set_avail(ac, ac->avail + 1);
 	return NULL;
 }
 
-/* Is page a slab page of c? */
-static inline int page_of_cache(const struct page *page, const struct kmem_cache *c)
+/*
+ * Frees objp into c if it is the start of an object of c (on page, which
+ * the caller found to be a slab page of c) and not the object this CPU
+ * freed last; else returns why not (and changes nothing).  Any context.
+ */
+static __always_inline const char *cache_free(struct kmem_cache *c, struct page *page,
+					      const void *objp)
 {
-	return page && (page->flags & PG_slab) && page->slab_cache == c;
-}
+	struct array_cache *ac;
+	unsigned long save;
+	unsigned int avail;
+	const char *why = NULL;
 
-/* Frees objp into c if it is an object there in state want, else reports
- * it (fn, caller) and returns 0.  Any context. */
-static int cache_free_checked(struct kmem_cache *c, const void *objp, kmem_bufctl_t want,
-			      const char *fn, void *caller)
-{
-	struct page *page = virt_to_page(objp);
-	const char *why = page_of_cache(page, c) ? cache_free(c, page, objp, want) :
-						   not_an_object(c, page, objp);
-
-	if (unlikely(why))
-		kmem_bad_free(fn, objp, why, caller);
-	return !why;
-}
-
-/* An object of c (NULL: the general cache for size) for the allocator's
- * own use, which kfree() refuses.  NULL if out of memory.  Any context. */
-static void *internal_alloc(struct kmem_cache *c, gfp_t flags)
-{
-	void *objp = c ? cache_alloc(c, flags, BUFCTL_INTERNAL) : NULL;
-
-	if (objp)
-		atomic_long_add((long)c->buffer_size, &slab_internal_bytes);
-	return objp;
-}
-
-/* Gives back an object from internal_alloc() (c NULL: its own cache);
- * not inlined, so that a report names the caller inside the allocator. */
-static noinline void internal_free(struct kmem_cache *c, const void *objp)
-{
-	struct page *page = virt_to_page(objp);
-
-	if (!c && page && (page->flags & PG_slab))
-		c = page->slab_cache;
-	if (cache_free_checked(c, objp, BUFCTL_INTERNAL, "slab internal free",
-			       __builtin_return_address(0)))
-		atomic_long_add(-(long)c->buffer_size, &slab_internal_bytes);
+	if (unlikely(obj_index_on_page(c, page, objp) < 0))
+		return not_an_object(c, page, objp);
+	local_irq_save(save);
+	ac = cpu_cache(c);
+	avail = ac->avail;
+	if (unlikely(avail && ac->entry[avail - 1] == objp)) {
+		why = JUST_FREED;
+	} else if (likely(avail < ac->limit)) {
+		kmem_mark_freed(objp, c->common.object_size);
+		ac->touched = 1;
+		ac_entry_set(ac, avail, (void *)objp);
+		ac_set_avail(ac, avail + 1);
+	} else {
+		why = cache_free_slow(c, ac, (void *)objp);
+	}
+	local_irq_restore(save);
+	return why;
 }
 
 /* A constructed object zeroed would go back unconstructed: refused, as
@@ -775,9 +753,18 @@ void *__kmem_cache_alloc(struct kmem_cache *c, gfp_t flags)
 		refuse_zero_with_ctor(c);
 		return NULL;
 	}
-	objp = cache_alloc(c, flags, BUFCTL_ACTIVE);
+	objp = cache_alloc(c, flags);
 	kmem_debug_validate("kmem_cache_alloc", objp);
 	return objp;
+}
+
+/* Why objp, which kmem_cache_free(c, objp) did not find on a page of c's,
+ * is refused. */
+static noinline const char *cache_free_refusal(const struct kmem_cache *c, const void *objp)
+{
+	if (is_internal(c))
+		return "the allocator's own cache: its objects are not the caller's to free";
+	return not_an_object(c, virt_to_page(objp), objp);
 }
 
 void __kmem_cache_free(struct kmem_cache *c, void *objp)
@@ -787,9 +774,9 @@ void __kmem_cache_free(struct kmem_cache *c, void *objp)
 
 	if (unlikely(!objp))
 		return;
-	page = cache_virt_to_page(c, objp);
-	why = likely(page_of_cache(page, c)) ? cache_free(c, page, objp, BUFCTL_ACTIVE) :
-					       not_an_object(c, page, objp);
+	page = cache_virt_to_page(c, objp);	/* NULL for an internal cache */
+	why = likely(page_of_cache(page, c)) ? cache_free(c, page, objp) :
+					       cache_free_refusal(c, objp);
 	if (unlikely(why)) {
 		kmem_bad_free("kmem_cache_free", objp, why, __builtin_return_address(0));
 		return;
@@ -797,27 +784,93 @@ void __kmem_cache_free(struct kmem_cache *c, void *objp)
 	kmem_debug_validate("kmem_cache_free", objp);
 }
 
+/* ---- the allocator's own objects ----------------------------------------------- */
+
+/* The internal cache for objects of size bytes, or NULL if none is large
+ * enough (or none is made yet). */
+struct kmem_cache *kmem_find_internal_cachep(size_t size)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(internal_sizes); i++)
+		if (size <= internal_sizes[i].cs_size)
+			return internal_sizes[i].cs_cachep;
+	return NULL;
+}
+
+void *slab_internal_alloc(struct kmem_cache *c, gfp_t flags)
+{
+	unsigned long save;
+	void *objp;
+
+	if (!c || should_failslab(c->common.name, c->common.object_size, flags))
+		return NULL;
+	local_irq_save(save);
+	objp = slab_alloc_direct(c, flags);
+	local_irq_restore(save);
+	if (!objp)
+		return NULL;
+	kmem_mark_allocated(objp, c->common.object_size, (flags & __GFP_ZERO) != 0);
+	if (flags & __GFP_ZERO)
+		memset(objp, 0, c->common.object_size);
+	return objp;
+}
+
+/* Not inlined, so that a report names the caller inside the allocator. */
+noinline void slab_internal_free(struct kmem_cache *c, const void *objp)
+{
+	struct page *page = virt_to_page(objp);
+	const char *why = NULL;
+	unsigned long save;
+
+	if (!c && page && (page->flags & PG_slab))
+		c = page->slab_cache;
+	if (!c || !is_internal(c))
+		why = "not an internal object";
+	else
+		why = not_an_object(c, page, objp);
+	if (!why) {
+		local_irq_save(save);
+		if (slab_free_direct(c, (void *)objp))
+			why = "double free (the object is on its slab's free list)";
+		local_irq_restore(save);
+	}
+	if (unlikely(why))
+		kmem_bad_free("slab internal free", objp, why, __builtin_return_address(0));
+}
+
 /* ---- kmalloc ------------------------------------------------------------------- */
 
-/* kmalloc_caches[(size - 1) >> KMALLOC_SHIFT]: the general cache for size,
- * NULL past the largest made (and before it is made).  Filled as the
- * classes are made, smallest first, so that one load finds a class. */
-#define KMALLOC_SHIFT	3
-static struct kmem_cache *kmalloc_caches[KMALLOC_MAX_CACHE_SIZE >> KMALLOC_SHIFT];
+/* The general cache for each size, NULL past the largest made (and before
+ * it is made): kmalloc_small[] in steps of 8 bytes up to 256 (the classes
+ * there are multiples of 8), kmalloc_big[] in steps of the 64-byte line
+ * above (so are the classes there), so that one load finds a class.
+ * Filled as the classes are made, smallest first. */
+#define KMALLOC_SMALL_MAX	256
+static struct kmem_cache *kmalloc_small[KMALLOC_SMALL_MAX >> 3];
+static struct kmem_cache *kmalloc_big[KMALLOC_MAX_CACHE_SIZE >> 6];
+
+/* The table slot of size, 0 < size <= KMALLOC_MAX_CACHE_SIZE. */
+static struct kmem_cache **kmalloc_slot(size_t size)
+{
+	return size <= KMALLOC_SMALL_MAX ? &kmalloc_small[(size - 1) >> 3] :
+					   &kmalloc_big[(size - 1) >> 6];
+}
 
 /* Points the table at cs's cache for the sizes above from up to cs_size. */
 static void kmalloc_table_fill(size_t from, const struct cache_sizes *cs)
 {
-	size_t i;
+	size_t size;
 
-	for (i = from >> KMALLOC_SHIFT; i < cs->cs_size >> KMALLOC_SHIFT; i++)
-		kmalloc_caches[i] = cs->cs_cachep;
+	for (size = from + 8; size <= cs->cs_size; size += 8)
+		*kmalloc_slot(size) = cs->cs_cachep;
 }
 
 struct kmem_cache *kmem_find_general_cachep(size_t size)
 {
-	return size - 1 < KMALLOC_MAX_CACHE_SIZE ? kmalloc_caches[(size - 1) >> KMALLOC_SHIFT] :
-						   NULL;
+	if (size - 1 < KMALLOC_SMALL_MAX)
+		return kmalloc_small[(size - 1) >> 3];
+	return size - 1 < KMALLOC_MAX_CACHE_SIZE ? kmalloc_big[(size - 1) >> 6] : NULL;
 }
 
 void *__kmalloc(size_t size, gfp_t flags)
@@ -826,7 +879,7 @@ void *__kmalloc(size_t size, gfp_t flags)
 	void *objp;
 
 	if (likely(c))
-		objp = cache_alloc(c, flags, BUFCTL_ACTIVE);
+		objp = cache_alloc(c, flags);
 	else if (!size)
 		return ZERO_SIZE_PTR;
 	else
@@ -839,6 +892,13 @@ void *__kmalloc(size_t size, gfp_t flags)
 static int is_general(const struct kmem_cache *c)
 {
 	return c->common.flags & CFLGS_GENERAL;
+}
+
+/* Why kfree() refuses an object of c, which is no general cache. */
+static const char *not_kmalloc(const struct kmem_cache *c)
+{
+	return is_internal(c) ? "the allocator's own object (a cache, magazine or descriptor)" :
+				"an object of a cache, not a kmalloc() block";
 }
 
 void __kfree(const void *objp)
@@ -858,13 +918,31 @@ void __kfree(const void *objp)
 		return;
 	}
 	c = page->slab_cache;
-	why = likely(is_general(c)) ? cache_free(c, page, objp, BUFCTL_ACTIVE) :
-				      "an object of a cache, not a kmalloc() block";
+	why = likely(is_general(c)) ? cache_free(c, page, objp) : not_kmalloc(c);
 	if (unlikely(why)) {
 		kmem_bad_free("kfree", objp, why, __builtin_return_address(0));
 		return;
 	}
 	kmem_debug_validate("kfree", objp);
+}
+
+/* The size of objp if it is a block of a general cache that this CPU has
+ * not just freed, else 0.  Looks only. */
+static size_t general_block_size(const void *objp, const struct page *page)
+{
+	struct kmem_cache *c;
+	unsigned long save;
+	int just_freed;
+
+	if (!page || !(page->flags & PG_slab) || !is_general(page->slab_cache))
+		return 0;
+	c = page->slab_cache;
+	if (obj_index_on_page(c, page, objp) < 0)
+		return 0;
+	local_irq_save(save);
+	just_freed = on_magazine_top(c, objp);
+	local_irq_restore(save);
+	return just_freed ? 0 : c->common.object_size;
 }
 
 size_t __ksize(const void *objp)
@@ -875,45 +953,24 @@ size_t __ksize(const void *objp)
 	if (ZERO_OR_NULL_PTR(objp))
 		return 0;
 	page = virt_to_page(objp);
-	if (page && (page->flags & PG_slab) && is_general(page->slab_cache) &&
-	    !cache_free_check(page->slab_cache, page, objp, BUFCTL_ACTIVE))
-		return ((struct kmem_cache *)page->slab_cache)->common.object_size;
-	size = ksize_large(objp, page);
+	size = general_block_size(objp, page);
+	if (!size)
+		size = ksize_large(objp, page);
 	if (!size)
 		kmem_bad_free("ksize", objp, KMEM_NOT_KMALLOC, __builtin_return_address(0));
 	return size;
 }
 
-/* ---- array cache sizing -------------------------------------------------------- */
+/* ---- magazines: sizing, draining, swapping ----------------------------------------- */
 
+/* Sets the tunables new magazines of c get, and the free objects c keeps
+ * in its slabs: a batch per CPU and one more, and a slab's worth. */
 static void cache_set_tunables(struct kmem_cache *c, unsigned int limit, unsigned int batch)
 {
 	c->limit = limit;
 	c->batchcount = batch;
 	c->free_limit = (1 + NR_CPUS) * batch + c->num;
 }
-
-static int is_boot_array(const struct array_cache *ac)
-{
-	return (const char *)ac >= (const char *)boot_arrays &&
-	       (const char *)ac < (const char *)(boot_arrays + ARRAY_SIZE(boot_arrays));
-}
-
-
-/* Gives c static one-entry array caches (boot, before kmalloc() works). */
-static void setup_boot_arrays(struct kmem_cache *c)
-{
-	unsigned int cpu;
-
-	for (cpu = 0; cpu < NR_CPUS; cpu++) {
-		BUG_ON(boot_arrays_used >= ARRAY_SIZE(boot_arrays));
-		c->array[cpu] = &boot_arrays[boot_arrays_used++].cache;
-		c->array[cpu]->limit = c->array[cpu]->batchcount = BOOT_CPUCACHE_ENTRIES;
-	}
-	cache_set_tunables(c, BOOT_CPUCACHE_ENTRIES, BOOT_CPUCACHE_ENTRIES);
-}
-
-/* ---- running on every CPU -------------------------------------------------- */
 
 /*
  * Runs fn(info) on every online CPU with interrupts off, each CPU working
@@ -960,13 +1017,14 @@ static void drain_local(void *arg)
 {
 	struct drain_req *req = arg;
 	struct kmem_cache *c;
+	struct list_head *pos;
 
 	if (req->c) {
 		drain_cpu(req->c, &req->pages);
 		return;
 	}
 	spin_lock(&slab_caches_lock);
-	list_for_each_entry_reverse(c, &slab_caches, common.list)
+	for_each_cache_reverse(c, pos)
 		drain_cpu(c, &req->pages);
 	spin_unlock(&slab_caches_lock);
 }
@@ -982,6 +1040,7 @@ struct ccupdate {
 /* Swaps slot cpu of u's cache.  u->c->lock held (the counts read every slot). */
 static void ccupdate_slot(struct ccupdate *u, unsigned int cpu)
 {
+	assert_spin_held(&u->c->lock);
 	u->old[cpu] = u->c->array[cpu];
 	u->c->array[cpu] = u->fresh[cpu];
 }
@@ -996,24 +1055,25 @@ static void ccupdate_local(void *info)
 	spin_unlock(&u->c->lock);
 }
 
-/* ---- array cache sizing (continued) ----------------------------------------- */
-
 /* An empty magazine of limit entries (batch per refill or flush), an
- * internal object; NULL if out of memory.  Any context. */
+ * internal object of a cache line at least, so that it shares no line with
+ * another CPU's; NULL if out of memory.  Any context. */
 static void *magazine_alloc(unsigned int limit, unsigned int batch, gfp_t flags)
 {
-	size_t bytes = sizeof(struct array_cache) + limit * sizeof(struct ac_entry);
-	struct array_cache *ac = internal_alloc(kmem_find_general_cachep(bytes), flags);
+	size_t bytes = sizeof(struct array_cache) + limit * sizeof(void *);
+	struct array_cache *ac;
 
+	bytes = max_t(size_t, bytes, L1_CACHE_BYTES);
+	ac = slab_internal_alloc(kmem_find_internal_cachep(bytes), flags);
 	if (ac)
 		*ac = (struct array_cache){ .limit = limit, .batchcount = batch };
 	return ac;
 }
 
-/* Is ac a magazine from magazine_alloc() (not a boot one, not no_magazine)? */
+/* Is ac a magazine from magazine_alloc() (not no_magazine)? */
 static int own_magazine(const struct array_cache *ac)
 {
-	return ac && ac != &no_magazine && !is_boot_array(ac);
+	return ac && ac != &no_magazine;
 }
 
 /* New magazines for the slots of c's online CPUs and of CPUs that have one
@@ -1031,7 +1091,7 @@ static int alloc_magazines(struct ccupdate *u, unsigned int limit, unsigned int 
 		if (!u->fresh[cpu]) {
 			while (cpu--)
 				if (own_magazine(u->fresh[cpu]))
-					internal_free(NULL, u->fresh[cpu]);
+					slab_internal_free(NULL, u->fresh[cpu]);
 			return -1;
 		}
 	}
@@ -1039,13 +1099,12 @@ static int alloc_magazines(struct ccupdate *u, unsigned int limit, unsigned int 
 }
 
 /*
- * Gives c array caches of limit entries from the general caches (internal
- * objects).  A listed cache may be in use on every CPU: each online CPU
- * swaps its own slot (on_each_cpu), then the slots of offline CPUs (and all
- * of an unlisted cache, which nobody else can reach) are swapped here; the
- * old magazines' objects go back to the slabs.  Returns 0, or -1 (c
- * unchanged) if out of memory or if other CPUs are online and interrupts
- * are off.
+ * Gives c magazines of limit entries.  A listed cache may be in use on
+ * every CPU: each online CPU swaps its own slot (on_each_cpu), then the
+ * slots of offline CPUs (and all of an unlisted cache, which nobody else
+ * can reach) are swapped here; the old magazines' objects go back to the
+ * slabs.  Returns 0, or -1 (c unchanged) if out of memory or if other CPUs
+ * are online and interrupts are off.
  */
 static int do_tune_cpucache(struct kmem_cache *c, unsigned int limit, unsigned int batch)
 {
@@ -1069,7 +1128,7 @@ static int do_tune_cpucache(struct kmem_cache *c, unsigned int limit, unsigned i
 		if (!u.old[cpu] && u.c->array[cpu] != u.fresh[cpu])
 			ccupdate_slot(&u, cpu);		/* offline, or c unlisted */
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		if (u.old[cpu])				/* boot ones are static */
+		if (u.old[cpu])
 			drain_array_locked(c, u.old[cpu], u.old[cpu]->avail, &dead);
 	cache_set_tunables(c, limit, batch);
 	spin_unlock(&c->lock);
@@ -1077,31 +1136,39 @@ static int do_tune_cpucache(struct kmem_cache *c, unsigned int limit, unsigned i
 	slabs_destroy(c, &dead);
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
 		if (own_magazine(u.old[cpu]))
-			internal_free(NULL, u.old[cpu]);
+			slab_internal_free(NULL, u.old[cpu]);
 	return 0;
 }
 
 int slab_tune_cpucache(struct kmem_cache *c, unsigned int limit, unsigned int batch)
 {
-	if (!limit || !batch || batch > limit)
+	if (!limit || !batch || batch > limit || is_internal(c))
 		return -1;
 	return do_tune_cpucache(c, limit, batch);
 }
 
 /* Entries of a magazine of objects of size bytes: MAGAZINE_BYTES of them,
- * between MAGAZINE_MIN and MAGAZINE_MAX. */
-unsigned int slab_magazine_limit(size_t size)
+ * between MAGAZINE_MIN (MAGAZINE_MIN_LARGE above a page) and MAGAZINE_MAX. */
+static unsigned int magazine_limit(size_t size)
 {
-	return (unsigned int)min_t(size_t, max_t(size_t, MAGAZINE_BYTES / size, MAGAZINE_MIN),
-				    MAGAZINE_MAX);
+	size_t least = size > PAGE_SIZE ? MAGAZINE_MIN_LARGE : MAGAZINE_MIN;
+
+	return (unsigned int)min_t(size_t, max_t(size_t, MAGAZINE_BYTES / size, least),
+				   MAGAZINE_MAX);
 }
 
-/* Sizes c's array caches by bytes: fewer entries for larger objects. */
+/* Gives c its magazines, sized by bytes: fewer entries for larger objects;
+ * an internal cache has none. */
 static int enable_cpucache(struct kmem_cache *c)
 {
-	unsigned int limit = slab_magazine_limit(c->buffer_size);
+	unsigned int limit = magazine_limit(c->buffer_size), cpu;
 
-	return do_tune_cpucache(c, limit, (limit + 1) / 2);
+	if (!is_internal(c))
+		return do_tune_cpucache(c, limit, (limit + 1) / 2);
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		c->array[cpu] = &no_magazine;
+	cache_set_tunables(c, 0, 0);
+	return 0;
 }
 
 /* ---- caches ------------------------------------------------------------------- */
@@ -1122,12 +1189,12 @@ static unsigned long free_slabs_now(struct kmem_cache *c)
 
 struct kmem_cache *cache_struct_alloc(void)
 {
-	return internal_alloc(&cache_cache, GFP_KERNEL | __GFP_ZERO);
+	return slab_internal_alloc(&cache_cache, GFP_KERNEL | __GFP_ZERO);
 }
 
 void cache_struct_free(struct kmem_cache *c)
 {
-	internal_free(&cache_cache, c);
+	slab_internal_free(&cache_cache, c);
 }
 
 /* Lays out c (its common part filled in) and gives it magazines.  Returns
@@ -1141,7 +1208,7 @@ int cache_open(struct kmem_cache *c)
 		return -1;
 	c->page_base = (uintptr_t)mem_map - first_pfn * sizeof(struct page);
 	c->pfn_lo = mem_map ? first_pfn : 0;
-	c->nr_pfns = mem_map ? end_pfn - first_pfn : 0;
+	c->nr_pfns = mem_map && !is_internal(c) ? end_pfn - first_pfn : 0;
 	c->zero_refused = cc->ctor ? __GFP_ZERO : 0;
 	spin_lock_init(&c->lock);
 	INIT_LIST_HEAD(&c->slabs_partial);
@@ -1149,10 +1216,7 @@ int cache_open(struct kmem_cache *c)
 	INIT_LIST_HEAD(&c->slabs_free);
 	c->num_slabs = c->free_objects = 0;
 	c->colour_next = c->free_touched = 0;
-	if (slab_up)
-		return enable_cpucache(c);
-	setup_boot_arrays(c);
-	return 0;
+	return enable_cpucache(c);
 }
 
 /* Frees the magazines of an empty, unlisted cache. */
@@ -1164,7 +1228,7 @@ void cache_close(struct kmem_cache *c)
 	WARN_ON(c->num_slabs);
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
 		if (own_magazine(c->array[cpu]))
-			internal_free(NULL, c->array[cpu]);
+			slab_internal_free(NULL, c->array[cpu]);
 }
 
 /* Empties every CPU's magazine of c (only this CPU's if interrupts are
@@ -1190,13 +1254,14 @@ unsigned long __kmem_reclaim(void)
 {
 	struct drain_req req = { NULL, ATOMIC_LONG_INIT(0) };
 	struct kmem_cache *c;
+	struct list_head *pos;
 	unsigned long save, pages = 0;
 
 	slab_on_each_cpu(drain_local, &req);
-	/* newest first: descriptors freed on the way go to older caches'
-	 * magazines here, drained when their turn comes */
+	/* newest first: descriptors freed on the way go back to the older
+	 * internal caches, whose turn comes later */
 	spin_lock_irqsave(&slab_caches_lock, save);
-	list_for_each_entry_reverse(c, &slab_caches, common.list) {
+	for_each_cache_reverse(c, pos) {
 		drain_cpu(c, &req.pages);
 		pages += free_slabs_now(c);
 	}
@@ -1251,14 +1316,15 @@ static void cache_reap(unsigned long unused)
 {
 	unsigned int cpu = smp_processor_id();
 	struct kmem_cache *c;
+	struct list_head *pos;
 	unsigned long save;
 
 	(void)unused;
 	spin_lock_irqsave(&slab_caches_lock, save);
-	list_for_each_entry(c, &slab_caches, common.list)
+	for_each_cache(c, pos)
 		cache_reap_one(c);
 	/* only this CPU writes it; tests read it from others */
-	__atomic_store_n(&slab_reap_passes[cpu], slab_reap_passes[cpu] + 1, __ATOMIC_RELAXED);
+	WRITE_ONCE(slab_reap_passes[cpu], slab_reap_passes[cpu] + 1);
 	spin_unlock_irqrestore(&slab_caches_lock, save);
 	mod_timer(&reap_timers[cpu], round_jiffies_period(jiffies, REAP_INTERVAL));
 }
@@ -1271,7 +1337,7 @@ static void start_cpu_reaper(void *unused)
 	unsigned int cpu = smp_processor_id();
 
 	(void)unused;
-	if (likely(reaper_armed[cpu]) || !__atomic_load_n(&reaper_enabled, __ATOMIC_ACQUIRE))
+	if (likely(reaper_armed[cpu]) || !smp_load_acquire(&reaper_enabled))
 		return;
 	reaper_armed[cpu] = 1;
 	setup_timer(&reap_timers[cpu], cache_reap, cpu);
@@ -1280,46 +1346,53 @@ static void start_cpu_reaper(void *unused)
 
 /* ---- boot and accounting ------------------------------------------------------------ */
 
+/* Makes the caches of table (smallest first, so that each finds its
+ * off-slab descriptors' cache made) with flags; returns the largest size
+ * made, those too large for any slab left out. */
+static size_t make_caches(struct cache_sizes *table, unsigned int n, unsigned long flags,
+			  size_t max_size)
+{
+	size_t made = 0;
+	unsigned int i;
+
+	for (i = 0; i < n && table[i].cs_size <= max_size; i++) {
+		struct cache_sizes *cs = &table[i];
+		size_t align = cs->cs_size & -cs->cs_size;	/* its largest power-of-two divisor */
+
+		if (flags & CFLGS_INTERNAL)	/* a cache line each: see magazine_alloc() */
+			align = min_t(size_t, align, L1_CACHE_BYTES);
+		cs->cs_cachep = __kmem_cache_create(cs->cs_name, cs->cs_size, align, flags, NULL, NULL);
+		if (!cs->cs_cachep)
+			break;		/* larger than any slab */
+		if (flags & CFLGS_GENERAL)
+			kmalloc_table_fill(made, cs);
+		made = cs->cs_size;
+	}
+	return made;
+}
+
 /*
- * The cache of caches is static; the general caches are made smallest
- * first, their structs from it, off-slab descriptors only from general
- * caches made before.  Until all exist every cache has a static one-entry
- * magazine; then each gets full-size ones.  Boot, interrupts off.
+ * The cache of caches is static; the internal caches are made, their
+ * structs from it, then the general caches (smallest first: powers of two
+ * naturally aligned, 24 and 40 to 8, 48 to 16, 96, 160 and 224 to 32, 192
+ * to 64), whose magazines and off-slab descriptors are internal objects.
+ * Boot, interrupts off.
  */
 void kmem_cache_init(void)
 {
 	unsigned long ram_pages = totalram_pages() + nr_reserved_pages();
-	struct kmem_cache *c;
-	unsigned int i;
 
 	slab_break_order = ram_pages > SLAB_BREAK_RAM_BYTES / PAGE_SIZE ? 1 : 0;
-	cache_cache.common = (struct kmem_cache_common){ .name = "kmem_cache",
-							 .object_size = sizeof(struct kmem_cache),
-							 .flags = SLAB_HWCACHE_ALIGN };
-	if (cache_open(&cache_cache) || kmem_cache_register(&cache_cache))
-		panic("SLAB: cannot lay out the cache of caches");
-	for (i = 0; i < ARRAY_SIZE(malloc_sizes); i++) {
-		struct cache_sizes *cs = &malloc_sizes[i];
-
-		if (cs->cs_size > KMALLOC_MAX_CACHE_SIZE)
-			break;		/* larger: whole pages (see KMALLOC_MAX_CACHE_SIZE) */
-		/* each to its largest power-of-two divisor: powers of two
-		 * naturally, 24 and 40 to 8, 48 to 16, 96, 160 and 224 to 32, 192
-		 * to 64 */
-		cs->cs_cachep = __kmem_cache_create(cs->cs_name, cs->cs_size,
-						    cs->cs_size & -cs->cs_size, 0, NULL, NULL);
-		if (!cs->cs_cachep)
-			break;		/* larger than any slab: kmalloc() takes pages */
-		cs->cs_cachep->common.flags |= CFLGS_GENERAL;
-		kmalloc_table_fill(kmalloc_max_size, cs);
-		kmalloc_max_size = cs->cs_size;
-	}
+	cache_cache.common = (struct kmem_cache_common){
+		.name = "kmem_cache", .object_size = sizeof(struct kmem_cache),
+		.flags = SLAB_HWCACHE_ALIGN | CFLGS_INTERNAL };
+	if (cache_open(&cache_cache) || kmem_cache_register(&cache_cache) ||
+	    !make_caches(internal_sizes, ARRAY_SIZE(internal_sizes), CFLGS_INTERNAL, (size_t)-1))
+		panic("SLAB: cannot make the internal caches");
+	kmalloc_max_size = make_caches(malloc_sizes, ARRAY_SIZE(malloc_sizes), CFLGS_GENERAL,
+				       KMALLOC_MAX_CACHE_SIZE);
 	if (!kmalloc_max_size)
 		panic("SLAB: cannot create the general caches");
-	slab_up = 1;
-	list_for_each_entry(c, &slab_caches, common.list)	/* nothing else runs yet */
-		if (enable_cpucache(c))
-			panic("SLAB: no memory for the array cache of %s", c->common.name);
 	pr_info("SLAB: general caches of %zu to %zu bytes, slab order break %u, "
 		"%d-byte cache lines\n", malloc_sizes[0].cs_size, kmalloc_max_size,
 		slab_break_order, L1_CACHE_BYTES);
@@ -1328,7 +1401,7 @@ void kmem_cache_init(void)
 /* Arms every online CPU's reap timer.  Process context, interrupts on. */
 void kmem_cache_init_late(void)
 {
-	__atomic_store_n(&reaper_enabled, 1, __ATOMIC_RELEASE);
+	smp_store_release(&reaper_enabled, 1);
 	slab_on_each_cpu(start_cpu_reaper, NULL);
 }
 
@@ -1336,42 +1409,38 @@ void cache_get_counts(struct kmem_cache *c, struct slab_counts *n)
 {
 	unsigned int cpu;
 
+	assert_spin_held(&c->lock);
 	n->num_slabs = c->num_slabs;
 	n->num_objs = c->num_slabs * c->num;
 	n->active_objs = n->num_objs - c->free_objects;
 	n->cached = 0;
 	for (cpu = 0; cpu < NR_CPUS; cpu++)	/* other CPUs' change meanwhile */
 		n->cached += ac_avail(c->array[cpu]);
-	n->held = n->active_objs - n->cached;
+	/* objects another CPU freed after this one counted them twice */
+	n->held = n->active_objs - min(n->cached, n->active_objs);
 }
 
-unsigned long slab_internal_bytes_now(void)
-{
-	return (unsigned long)atomic_long_read(&slab_internal_bytes);
-}
-
-/* bytes_used: objects callers hold, at their padded size.  Off-slab
- * descriptors are general-cache objects too, but they come and go with
- * slabs, not requests: they count in slab_pages only. */
+/* bytes_used: objects callers hold, at their padded size; the internal
+ * caches' objects are the allocator's own. */
 void __kmem_get_stats(struct kmem_stats *st)
 {
 	unsigned long save, held_bytes = 0;
 	struct kmem_cache *c;
+	struct list_head *pos;
 	struct slab_counts n;
 
 	st->slab_pages = 0;
 	spin_lock_irqsave(&slab_caches_lock, save);
-	list_for_each_entry(c, &slab_caches, common.list) {
+	for_each_cache(c, pos) {
 		spin_lock(&c->lock);
 		cache_get_counts(c, &n);
 		spin_unlock(&c->lock);
 		st->slab_pages += n.num_slabs << c->gfporder;
-		held_bytes += n.held * c->buffer_size;
+		if (!is_internal(c))
+			held_bytes += n.held * c->buffer_size;
 	}
 	spin_unlock_irqrestore(&slab_caches_lock, save);
-	/* the caches' structs, array caches and off-slab descriptors are held
-	 * objects too, but the allocator's own */
-	st->bytes_used = held_bytes - (unsigned long)atomic_long_read(&slab_internal_bytes);
+	st->bytes_used = held_bytes;
 	st->large_pages = (unsigned long)atomic_long_read(&large_block_pages);
 }
 

@@ -17,36 +17,23 @@
 /*
  * One entry per object, after the slab descriptor.  A free object's entry
  * holds the index of the next free object (BUFCTL_END ends the chain); an
- * object out of the slab holds its state, so a bad free is caught in O(1).
- * The allocator's own objects (struct kmem_cache, off-slab descriptors,
- * array caches) are INTERNAL: kfree() and kmem_cache_free() refuse them.
+ * object out of its slab (held by a caller or by the allocator, or in a
+ * magazine) holds BUFCTL_OUT.  Entries change only under the cache's lock,
+ * when objects move between slabs and magazines (refill, flush), never on
+ * the fast path: see "Object states" at the top of slab.c.
  */
 typedef unsigned short kmem_bufctl_t;	/* 2 bytes: a 21st dentry fits a page */
 #define BUFCTL_END	((kmem_bufctl_t)~0U)	/* last free object */
-#define BUFCTL_ACTIVE	((kmem_bufctl_t)~1U)	/* held by a caller */
-#define BUFCTL_CACHED	((kmem_bufctl_t)~2U)	/* sitting in an array cache */
-#define BUFCTL_INTERNAL	((kmem_bufctl_t)~3U)	/* held by the allocator itself */
-#define BUFCTL_MARK	((kmem_bufctl_t)~4U)	/* only inside kmem_validate() */
-#define SLAB_LIMIT	((kmem_bufctl_t)~5U)	/* more objects per slab than this: never */
-
-/* A state word as any CPU may read or write it: a bad free on one CPU
- * compare-and-swaps the word the owner of the object writes. */
-static inline kmem_bufctl_t bufctl_read(const kmem_bufctl_t *p)
-{
-	return __atomic_load_n(p, __ATOMIC_RELAXED);
-}
-
-static inline void bufctl_write(kmem_bufctl_t *p, kmem_bufctl_t v)
-{
-	__atomic_store_n(p, v, __ATOMIC_RELAXED);
-}
+#define BUFCTL_OUT	((kmem_bufctl_t)~1U)	/* out of the slab */
+#define BUFCTL_MARK	((kmem_bufctl_t)~2U)	/* only inside kmem_validate() */
+#define SLAB_LIMIT	((kmem_bufctl_t)~3U)	/* more objects per slab than this: never */
 
 /* Slab descriptor, at the start of the slab (after the colour) or off-slab. */
 struct slab {
 	struct list_head list;		/* on the cache's full, partial or free list */
 	size_t colouroff;		/* bytes from the first page to s_mem */
-	void *s_mem;			/* first object */
-	unsigned short inuse;		/* objects off the free chain (held or cached) */
+	void *s_mem;			/* first object (also in each page's s_mem) */
+	unsigned short inuse;		/* objects out of the slab */
 	kmem_bufctl_t free;		/* first free object, or BUFCTL_END */
 	/* kmem_bufctl_t bufctl[num] follows */
 };
@@ -61,75 +48,67 @@ static inline kmem_bufctl_t *slab_bufctl(struct slab *slabp)
  * with local interrupts disabled and no lock: allocation, free, the reap
  * timer (armed on that CPU) and the drains and swaps of shrink, destroy and
  * tune (run there by on_each_cpu(), as in Linux 2.6).  Other CPUs only read
- * avail, for the counts (ac_avail()).
+ * it, for the counts and the validator.  A magazine is an internal object
+ * of at least a cache line, aligned to one: no two CPUs' magazines share a
+ * line.
  */
-struct ac_entry {
-	void *objp;			/* a CACHED object */
-	kmem_bufctl_t *state;		/* its state word, found when it went in (refill
-					 * or free): taking it out writes the state
-					 * without looking up its page and slab */
-};
-
 struct array_cache {
 	unsigned int avail;		/* objects in entry[] */
 	unsigned int limit;		/* capacity of entry[] */
 	unsigned int batchcount;	/* objects moved per refill or flush */
-	unsigned int touched;		/* allocated from since the last reap */
-	struct ac_entry entry[];	/* entry[avail - 1] is the hottest */
+	unsigned int touched;		/* used since the last reap */
+	void *entry[];			/* entry[avail - 1] is the hottest */
 };
 
 /*
  * What other CPUs may read of a magazine, and how (the owner reads its own
- * plainly).  avail and each entry's objp are published with release
- * stores and read with acquire loads: on x86 both are plain moves, so the
- * fast path is unchanged, but a reader that sees an entry (below a
- * snapshot of avail, or stored there since) also sees the writes that
- * made it an object of the cache (its slab's pages mapped, its state
- * word written).  The state pointer beside objp is the owner's alone.
+ * plainly).  avail is published with release stores and read with acquire
+ * loads, each entry with single stores and loads: on x86 all are plain
+ * moves, so the fast path is unchanged, but a reader that sees an entry
+ * below a snapshot of avail also sees the writes that made it an object of
+ * the cache (its slab's pages mapped, its state word written).
  */
 static inline unsigned int ac_avail(const struct array_cache *ac)
 {
-	return __atomic_load_n(&ac->avail, __ATOMIC_ACQUIRE);
+	return smp_load_acquire(&ac->avail);
 }
 
 /* The owner's update of avail, a single store that ac_avail() may read. */
 static inline void ac_set_avail(struct array_cache *ac, unsigned int avail)
 {
-	__atomic_store_n(&ac->avail, avail, __ATOMIC_RELEASE);
+	smp_store_release(&ac->avail, avail);
 }
 
 /* The owner fills entry i (at or above avail: not yet counted). */
-static inline void ac_entry_set(struct array_cache *ac, unsigned int i, void *objp,
-				kmem_bufctl_t *state)
+static inline void ac_entry_set(struct array_cache *ac, unsigned int i, void *objp)
 {
-	ac->entry[i].state = state;
-	__atomic_store_n(&ac->entry[i].objp, objp, __ATOMIC_RELEASE);
+	WRITE_ONCE(ac->entry[i], objp);
 }
 
 /* Entry i's object as another CPU may read it while the owner works. */
-static inline void *ac_entry_objp(const struct array_cache *ac, unsigned int i)
+static inline void *ac_entry_read(const struct array_cache *ac, unsigned int i)
 {
-	return __atomic_load_n(&ac->entry[i].objp, __ATOMIC_ACQUIRE);
+	return READ_ONCE(ac->entry[i]);
 }
 
-/* Cache flag kept next to the SLAB_* ones: descriptors live off the slab. */
-#define CFLGS_OFF_SLAB		0x80000000UL
+/* Cache flags kept next to the SLAB_* ones. */
+#define CFLGS_OFF_SLAB		0x80000000UL	/* descriptors live off the slab */
 #define CFLGS_GENERAL		0x40000000UL	/* a kmalloc() size class */
+#define CFLGS_INTERNAL		0x20000000UL	/* the allocator's own objects */
 #define OFF_SLAB(c)		((c)->common.flags & CFLGS_OFF_SLAB)
 
 /* RAM above which slabs may grow to order 1 to meet the 1/8 waste bound. */
 #define SLAB_BREAK_RAM_BYTES	(32UL << 20)
 /* Objects this large (padded) get their descriptors off the slab. */
 #define OFF_SLAB_MIN_SIZE	(PAGE_SIZE >> 3)
-/* A magazine holds at most this many bytes of objects (but 4 to 120
- * objects).  One page: what a magazine holds no caller uses, and a page
- * still moves 8 or more objects per refill or flush for objects up to 256
- * bytes, 60 for the smallest.  Linux 2.6 kept 120 entries up to 256 bytes
- * (30 KiB of them) and 24 for 1-4 KiB objects (96 KiB in one magazine of
- * size-4096); two pages parked 1.25% of live bytes at the shipped trace's
- * peak, one page 0.7 (README, Overhead). */
-#define MAGAZINE_BYTES		PAGE_SIZE
-#define MAGAZINE_MIN		4
+/* A magazine holds four pages of objects, but 24 at least (8 of objects
+ * larger than a page) and 120 at most (Linux 2.6's held 120 up to 256
+ * bytes, 54 up to 1 KiB, 24 up to 4 KiB, 8 above): what a magazine holds
+ * no caller uses, but every refill and flush takes the cache's lock, which
+ * the other CPUs take too, and hands objects from one CPU to another. */
+#define MAGAZINE_BYTES		(4 * PAGE_SIZE)
+#define MAGAZINE_MIN		24
+#define MAGAZINE_MIN_LARGE	8
 #define MAGAZINE_MAX		120
 /* The reaper runs this often. */
 #define REAP_INTERVAL		(2 * HZ)
@@ -137,27 +116,24 @@ static inline void *ac_entry_objp(const struct array_cache *ac, unsigned int i)
 struct kmem_cache {
 	struct kmem_cache_common common;	/* name, size asked for, flags (SLAB_* and
 					 * CFLGS_*), ctor, dtor, registry link */
-	/* Per-CPU magazines: the fast path touches only these. */
-	struct array_cache *array[NR_CPUS];
-	unsigned int limit, batchcount;	/* the tunables the arrays were sized with */
+	/*
+	 * What the fast paths read: written only when the cache is made or its
+	 * magazines are swapped, so every CPU keeps these lines cached.
+	 */
+	struct array_cache *array[NR_CPUS];	/* each CPU's magazine */
 	size_t buffer_size;		/* object stride: size rounded to the alignment */
 	u32 reciprocal_size;		/* ceil(2^32 / buffer_size): see obj_index() */
+	size_t objs_bytes;		/* num * buffer_size: the objects' span in a slab */
 	uintptr_t page_base;		/* mem_map less first_pfn pages, as a number:
 					 * see slab_obj_page() */
 	unsigned long pfn_lo, nr_pfns;	/* first_pfn and end_pfn - first_pfn: see
-					 * cache_virt_to_page() */
-	size_t objs_bytes;		/* num * buffer_size: the objects' span in a slab */
-
-	spinlock_t lock;		/* the three lists, the counters below, colour_next;
-					 * taken with interrupts off */
-	struct list_head slabs_partial;	/* some objects free */
-	struct list_head slabs_full;	/* no object free */
-	struct list_head slabs_free;	/* every object free */
-	unsigned long num_slabs;	/* slabs on the three lists */
-	unsigned long free_objects;	/* objects on the slabs' free chains */
-	unsigned int free_limit;	/* free objects kept before free slabs go */
-	unsigned int colour_next;	/* colour of the next slab */
-	unsigned int free_touched;	/* a free slab was used since the last reap */
+					 * cache_virt_to_page(); nr_pfns 0 for an
+					 * internal cache, whose objects
+					 * kmem_cache_free() never takes */
+	gfp_t zero_refused;		/* __GFP_ZERO if there is a ctor: one test of
+					 * the flags refuses zeroing a constructed object */
+	unsigned int limit, batchcount;	/* the tunables the magazines were sized with
+					 * (0: an internal cache, without magazines) */
 
 	/* Constant after creation. */
 	unsigned int num;		/* objects per slab */
@@ -166,10 +142,44 @@ struct kmem_cache {
 	size_t colour_off;		/* bytes between two colours */
 	size_t slab_size;		/* descriptor and bufctl[num] (aligned if on-slab) */
 	struct kmem_cache *slabp_cache;	/* off-slab: where descriptors come from */
-	gfp_t zero_refused;		/* __GFP_ZERO if there is a ctor: one test of
-					 * the flags refuses zeroing a constructed object */
 	size_t align;			/* objects' alignment, as laid out */
+
+	/*
+	 * Under lock, written by the refills and flushes of every CPU: on
+	 * lines of their own, which the fast paths never read.
+	 */
+	spinlock_t lock __aligned(L1_CACHE_BYTES);
+	struct list_head slabs_partial;	/* some objects free */
+	struct list_head slabs_full;	/* no object free */
+	struct list_head slabs_free;	/* every object free */
+	unsigned long num_slabs;	/* slabs on the three lists */
+	unsigned long free_objects;	/* objects on the slabs' free chains */
+	unsigned int free_limit;	/* free objects kept before free slabs go */
+	unsigned int colour_next;	/* colour of the next slab */
+	unsigned int free_touched;	/* a free slab was used since the last reap */
 };
+
+/* Walks the live caches, c each in turn (pos: a struct list_head *), oldest
+ * first or newest first.  slab_caches_lock held.  Not list_for_each_entry():
+ * struct kmem_cache is aligned to a cache line, the list head is not, and
+ * that macro would make a struct kmem_cache pointer of the head. */
+#define for_each_cache(c, pos)							\
+	for ((pos) = slab_caches.next; (pos) != &slab_caches &&		\
+	     ((c) = container_of(pos, struct kmem_cache, common.list), 1);	\
+	     (pos) = (pos)->next)
+#define for_each_cache_reverse(c, pos)						\
+	for ((pos) = slab_caches.prev; (pos) != &slab_caches &&		\
+	     ((c) = container_of(pos, struct kmem_cache, common.list), 1);	\
+	     (pos) = (pos)->prev)
+
+/* Is c one of the allocator's own caches (cache structs, magazines,
+ * off-slab descriptors)?  Their objects go to and from the slabs directly
+ * (internal_alloc(), internal_free()), never through kfree() or
+ * kmem_cache_free(). */
+static inline int is_internal(const struct kmem_cache *c)
+{
+	return c->common.flags & CFLGS_INTERNAL;
+}
 
 /* The general caches behind kmalloc(), smallest first. */
 struct cache_sizes {
@@ -179,21 +189,29 @@ struct cache_sizes {
 };
 extern struct cache_sizes malloc_sizes[];
 /* Larger kmalloc() requests take whole pages (a large block), not a
- * general cache: an object of several pages cached in a magazine or on a
- * free slab would park whole pages, and the pages themselves round no worse
- * than the power-of-two classes would.  Up to a page stays in a class:
- * taking 2-4 KiB blocks from the page allocator too saved 2 pages at the
- * shipped trace's peak, but they are 3% of the trace's allocations, and
- * through the page allocator's one lock they took bench-smp's two-CPU
- * scaling from about x1.4 to x1.0. */
-#define KMALLOC_MAX_CACHE_SIZE	PAGE_SIZE
+ * general cache: an object of many pages cached in a magazine or on a free
+ * slab would park them all, and the pages themselves round no worse than
+ * the power-of-two classes would.  Up to two pages stay in a class: blocks
+ * of 2-8 KiB are few, and through the page allocator's one lock they would
+ * not scale. */
+#define KMALLOC_MAX_CACHE_SIZE	(2 * PAGE_SIZE)
 extern size_t kmalloc_max_size;		/* the largest general cache made */
 extern const unsigned int nr_malloc_sizes;
 
 /* The general cache kmalloc(size) uses, or NULL (0 or beyond the largest). */
 struct kmem_cache *kmem_find_general_cachep(size_t size);
+/* The internal cache for objects of size bytes, or NULL if none is large enough. */
+struct kmem_cache *kmem_find_internal_cachep(size_t size);
 
-extern struct kmem_cache cache_cache;	/* of struct kmem_cache */
+extern struct kmem_cache cache_cache;	/* of struct kmem_cache (internal) */
+
+/* An object of the internal cache c (NULL: none), taken straight from its
+ * slabs (zeroed with __GFP_ZERO), for the allocator's own use (and the
+ * self-tests'); NULL if out of memory.  Any context. */
+void *slab_internal_alloc(struct kmem_cache *c, gfp_t flags);
+/* Gives back an object from slab_internal_alloc() (c NULL: its own cache);
+ * reports anything else.  Any context. */
+void slab_internal_free(struct kmem_cache *c, const void *objp);
 
 /* Completed reaper passes, per CPU: each CPU's reap timer ages its own
  * magazines (timers run on the CPU that armed them). */
@@ -207,9 +225,6 @@ extern unsigned int slab_break_order;
 
 /* kmem_cache_alloc() calls refused: __GFP_ZERO on a cache with a constructor. */
 extern atomic_long_t slab_zero_ctor_refusals;
-
-/* Entries of the magazines of a cache of objects of size bytes. */
-unsigned int slab_magazine_limit(size_t size);
 
 /* Gives c new magazines of limit entries (batch per refill or flush), each
  * CPU swapping its own (on_each_cpu) and the old contents going back to
@@ -268,25 +283,37 @@ static inline unsigned int obj_to_index(const struct kmem_cache *c, const struct
 	return obj_index(c, (size_t)((const char *)obj - (const char *)slabp->s_mem));
 }
 
+/* The index of objp in its slab if it is the start of an object of c on
+ * page (a slab page of c), else -1.  Reads only the struct page and c,
+ * which no refill or flush writes: the fast path's object-start check. */
+static inline long obj_index_on_page(const struct kmem_cache *c, const struct page *page,
+				     const void *objp)
+{
+	size_t offset = (uintptr_t)objp - (uintptr_t)page->s_mem;	/* huge if before */
+	unsigned int idx = obj_index(c, offset);
+
+	if (offset >= c->objs_bytes || (size_t)idx * c->buffer_size != offset)
+		return -1;
+	return idx;
+}
+
+/* Is page a slab page of c? */
+static inline int page_of_cache(const struct page *page, const struct kmem_cache *c)
+{
+	return page && (page->flags & PG_slab) && page->slab_cache == c;
+}
+
 /* The bufctl entry of objp if it is the start of an object of c in a slab
  * page, else NULL.  O(1): the page leads to the slab. */
 static inline kmem_bufctl_t *obj_bufctl(const struct kmem_cache *c, const struct page *page,
 					const void *objp)
 {
-	struct slab *slabp;
-	size_t offset;
-	unsigned int idx;
+	long idx;
 
-	if (!page || !(page->flags & PG_slab) || page->slab_cache != c)
+	if (!page_of_cache(page, c))
 		return NULL;
-	slabp = page->slab;
-	offset = (uintptr_t)objp - (uintptr_t)slabp->s_mem;	/* huge if objp < s_mem */
-	if (offset >= c->objs_bytes)
-		return NULL;
-	idx = obj_index(c, offset);
-	if ((size_t)idx * c->buffer_size != offset)
-		return NULL;
-	return &slab_bufctl(slabp)[idx];
+	idx = obj_index_on_page(c, page, objp);
+	return idx < 0 ? NULL : &slab_bufctl(page->slab)[idx];
 }
 
 /* Bytes of an on-slab descriptor with num bufctl entries, objects aligned after it. */
@@ -305,9 +332,10 @@ static inline void *slab_start(const struct slab *slabp)
 struct slab_counts {
 	unsigned long num_slabs;
 	unsigned long num_objs;		/* num_slabs * num */
-	unsigned long active_objs;	/* out of the slabs: held or in array caches */
-	unsigned long cached;		/* in every CPU's array cache (a snapshot) */
-	unsigned long held;		/* held by callers */
+	unsigned long active_objs;	/* out of the slabs: held or in magazines */
+	unsigned long cached;		/* in every CPU's magazine (a snapshot) */
+	unsigned long held;		/* held by callers (internal caches: by the
+					 * allocator) */
 };
 /* Fills n from c's counters.  c->lock held, interrupts off. */
 void cache_get_counts(struct kmem_cache *c, struct slab_counts *n);
@@ -320,16 +348,14 @@ struct slab_breakdown {
 	unsigned long long held;	/* pages of slabs and large blocks, in bytes */
 	unsigned long long callers;	/* objects held by callers, at their class size */
 	unsigned long long internal;	/* the allocator's own objects (caches, magazines,
-					 * off-slab descriptors) */
+					 * off-slab descriptors), at their class size */
 	unsigned long long mgmt;	/* on-slab descriptors and bufctls */
 	unsigned long long tail;	/* slab bytes no object uses (colour, leftover) */
 	unsigned long long free_objs;	/* free objects in partial and free slabs */
 	unsigned long long cached;	/* objects in the CPUs' magazines */
 	unsigned long long large_bytes;	/* large kmalloc blocks, whole pages */
 };
-/* Bytes of the allocator's own objects (internal_alloc()). */
-unsigned long slab_internal_bytes_now(void);
-/* Fills b from the caches' counters.  Takes cache_chain_lock, each cache's
+/* Fills b from the caches' counters.  Takes slab_caches_lock, each cache's
  * lock and large_block_lock. */
 void slab_get_breakdown(struct slab_breakdown *b);
 

@@ -15,6 +15,7 @@ static unsigned long count_free_slabs(struct kmem_cache *c)
 	struct list_head *pos;
 	unsigned long n = 0;
 
+	assert_spin_held(&c->lock);
 	list_for_each(pos, &c->slabs_free)
 		n++;
 	return n;
@@ -57,6 +58,7 @@ void kmem_report(void)
 {
 	unsigned long save, blocks = 0, pages;
 	struct kmem_cache *c;
+	struct list_head *pos;
 
 	printk("slabinfo - version: 2.1\n");
 	printk("# name            <active_objs> <num_objs> <objsize> <objperslab> "
@@ -64,7 +66,7 @@ void kmem_report(void)
 	       "slabdata <active_slabs> <num_slabs> <sharedavail> : cpu avail/limit "
 	       "<cpu>:<avail>/<limit> ...\n");
 	spin_lock_irqsave(&slab_caches_lock, save);
-	list_for_each_entry(c, &slab_caches, common.list)
+	for_each_cache(c, pos)
 		report_cache(c);
 	spin_unlock_irqrestore(&slab_caches_lock, save);
 
@@ -75,13 +77,14 @@ void kmem_report(void)
 
 void slab_get_breakdown(struct slab_breakdown *b)
 {
-	unsigned long save, pages;
+	unsigned long save;
 	struct kmem_cache *c;
+	struct list_head *pos;
 	struct slab_counts n;
 
 	*b = (struct slab_breakdown){ 0 };
 	spin_lock_irqsave(&slab_caches_lock, save);
-	list_for_each_entry(c, &slab_caches, common.list) {
+	for_each_cache(c, pos) {
 		unsigned long long slab_bytes = PAGE_SIZE << c->gfporder;
 		size_t mgmt = OFF_SLAB(c) ? 0 : c->slab_size;
 
@@ -89,7 +92,10 @@ void slab_get_breakdown(struct slab_breakdown *b)
 		cache_get_counts(c, &n);
 		spin_unlock(&c->lock);
 		b->held += n.num_slabs * slab_bytes;
-		b->callers += (unsigned long long)n.held * c->buffer_size;
+		if (is_internal(c))
+			b->internal += (unsigned long long)n.held * c->buffer_size;
+		else
+			b->callers += (unsigned long long)n.held * c->buffer_size;
 		b->mgmt += (unsigned long long)n.num_slabs * mgmt;
 		b->tail += n.num_slabs * (slab_bytes - mgmt - (unsigned long long)c->num *
 					  c->buffer_size);
@@ -97,10 +103,7 @@ void slab_get_breakdown(struct slab_breakdown *b)
 		b->cached += (unsigned long long)n.cached * c->buffer_size;
 	}
 	spin_unlock_irqrestore(&slab_caches_lock, save);
-	b->internal = slab_internal_bytes_now();
-	b->callers -= b->internal;
-	pages = (unsigned long)atomic_long_read(&large_block_pages);
-	b->large_bytes = (unsigned long long)pages * PAGE_SIZE;
+	b->large_bytes = (unsigned long long)atomic_long_read(&large_block_pages) * PAGE_SIZE;
 	b->held += b->large_bytes;
 }
 
@@ -113,13 +116,15 @@ void slab_get_breakdown(struct slab_breakdown *b)
 
 /* What the walk of one cache found. */
 struct cache_walk {
-	unsigned long slabs, free_objects, active, cached;
+	unsigned long slabs, free_objects, out;
 };
 
 /* Is the descriptor address plausible: inside its slab (on-slab) or an
- * internal object of the descriptor cache (off-slab)?  Checked before any
- * dereference, so a wild list pointer is reported instead of followed.
- * (The descriptor cache's lock is not held: only the state word is read.) */
+ * object of the descriptors' internal cache, out of its slab (off-slab)?
+ * Checked before any dereference, so a wild list pointer is reported
+ * instead of followed.  (The internal cache's lock is not held: only the
+ * state word of a descriptor in use is read, which nobody changes while
+ * its slab is on c's lists.) */
 static int slab_pointer_valid(struct kmem_cache *c, const struct slab *slabp)
 {
 	const struct page *page = virt_to_page(slabp);
@@ -130,11 +135,11 @@ static int slab_pointer_valid(struct kmem_cache *c, const struct slab *slabp)
 	if (!OFF_SLAB(c))
 		return page->slab_cache == c && page->slab == slabp;
 	state = obj_bufctl(c->slabp_cache, page, slabp);
-	return state && bufctl_read(state) == BUFCTL_INTERNAL;
+	return state && is_internal(c->slabp_cache) && READ_ONCE(*state) == BUFCTL_OUT;
 }
 
 /* Checks the flags and back pointers of the slab's pages, and where its
- * first object lies (colour and descriptor). */
+ * first object lies (colour and descriptor).  c->lock held. */
 static int validate_slab_pages(struct kmem_cache *c, struct slab *slabp)
 {
 	char *start = slab_start(slabp);
@@ -143,6 +148,7 @@ static int validate_slab_pages(struct kmem_cache *c, struct slab *slabp)
 	unsigned long i;
 	int errors = 0;
 
+	assert_spin_held(&c->lock);
 	if (!page || !IS_ALIGNED((uintptr_t)start, PAGE_SIZE)) {
 		bad(c, "slab %p: first object %p is not in a page-aligned slab\n",
 		    (void *)slabp, slabp->s_mem);
@@ -152,9 +158,11 @@ static int validate_slab_pages(struct kmem_cache *c, struct slab *slabp)
 		bad(c, "slab %p: head page flags %#x order %u, expected order %u\n",
 		    (void *)slabp, page->flags, page->order, c->gfporder);
 	for (i = 0; i < (1UL << c->gfporder); i++)
-		if (!(page[i].flags & PG_slab) || page[i].slab_cache != c || page[i].slab != slabp)
-			bad(c, "slab %p: page %lu has flags %#x cache %p slab %p\n", (void *)slabp,
-			    i, page[i].flags, page[i].slab_cache, page[i].slab);
+		if (!(page[i].flags & PG_slab) || page[i].slab_cache != c ||
+		    page[i].slab != slabp || page[i].s_mem != slabp->s_mem)
+			bad(c, "slab %p: page %lu has flags %#x cache %p slab %p objects at %p\n",
+			    (void *)slabp, i, page[i].flags, page[i].slab_cache, page[i].slab,
+			    page[i].s_mem);
 	if (colour % c->colour_off || colour / c->colour_off >= max(c->colour, 1U) ||
 	    (!OFF_SLAB(c) && (char *)slabp != start + colour))
 		bad(c, "slab %p: bad colour offset %zu\n", (void *)slabp, slabp->colouroff);
@@ -162,39 +170,34 @@ static int validate_slab_pages(struct kmem_cache *c, struct slab *slabp)
 }
 
 /* Checks the free chain (exactly num - inuse entries, in range, no loop)
- * and that the other objects are held (by callers or the allocator itself)
- * or cached; counts them into w.  Other CPUs flip held and cached words
- * meanwhile (see the rule above validate_remote_array()): each word is
- * read once, so it counts as one or the other, never both or neither. */
+ * and that every other object is out of the slab; counts them into w.
+ * c->lock held: the states are stable (only refills and flushes change
+ * them, under it). */
 static int validate_slab_objects(struct kmem_cache *c, struct slab *slabp,
 				 struct cache_walk *w)
 {
 	kmem_bufctl_t *bufctl = slab_bufctl(slabp), idx;
-	unsigned int i, nfree = 0, active = 0, cached = 0;
+	unsigned int i, nfree = 0, out = 0;
 	int errors = 0;
 
+	assert_spin_held(&c->lock);
 	if (slabp->inuse > c->num) {	/* would unbound the walk below */
 		bad(c, "slab %p: inuse %u of %u objects\n", (void *)slabp, slabp->inuse, c->num);
 		return errors;
 	}
-	for (idx = slabp->free; idx != BUFCTL_END; idx = bufctl_read(&bufctl[idx])) {
+	for (idx = slabp->free; idx != BUFCTL_END; idx = bufctl[idx]) {
 		if (idx >= c->num || ++nfree > c->num - slabp->inuse) {
 			bad(c, "slab %p: free chain runs to %#x (inuse %u, num %u): loop or "
 			    "bad index\n", (void *)slabp, idx, slabp->inuse, c->num);
 			return errors;
 		}
 	}
-	for (i = 0; i < c->num; i++) {
-		kmem_bufctl_t state = bufctl_read(&bufctl[i]);
-
-		active += state == BUFCTL_ACTIVE || state == BUFCTL_INTERNAL;
-		cached += state == BUFCTL_CACHED;
-	}
-	if (nfree != c->num - slabp->inuse || active + cached != slabp->inuse)
-		bad(c, "slab %p: inuse %u, but %u free, %u held and %u cached objects\n",
-		    (void *)slabp, slabp->inuse, nfree, active, cached);
-	w->active += active;
-	w->cached += cached;
+	for (i = 0; i < c->num; i++)
+		out += bufctl[i] == BUFCTL_OUT;
+	if (nfree != c->num - slabp->inuse || out != slabp->inuse)
+		bad(c, "slab %p: inuse %u, but %u free and %u out of the slab\n",
+		    (void *)slabp, slabp->inuse, nfree, out);
+	w->out += out;
 	w->free_objects += c->num - slabp->inuse;
 	return errors;
 }
@@ -207,6 +210,7 @@ static int validate_list(struct kmem_cache *c, struct list_head *head, long want
 	struct list_head *pos;
 	int errors = 0;
 
+	assert_spin_held(&c->lock);
 	for (pos = head->next; pos != head; pos = pos->next) {
 		struct slab *slabp = list_entry(pos, struct slab, list);
 		int partial_ok = slabp->inuse > 0 && slabp->inuse < c->num;
@@ -226,51 +230,48 @@ static int validate_list(struct kmem_cache *c, struct list_head *head, long want
 
 /*
  * The rule for checks across CPUs.  The validator holds c->lock, which
- * fixes the slab lists, each slab's free chain and inuse, and the
- * counters; but other CPUs' fast paths go on without it, changing their
- * own magazines (avail, entries) and flipping state words between held
- * and cached.  So what another CPU may be changing is checked only for
- * what holds at every instant, never for a value that a half-done
- * operation may show:
+ * fixes the slab lists, each slab's free chain, inuse and object states,
+ * and the counters; other CPUs' fast paths go on without it, popping and
+ * pushing their own magazines (avail, entries).  So what another CPU may
+ * be changing is checked only for what holds at every instant:
  *  - a magazine's avail never exceeds its limit;
  *  - every entry another CPU's magazine shows below a snapshot of avail
- *    (or stores there since) is an object of c: an object leaves c only
- *    through its slab, under c->lock, which we hold; and a new slab's
- *    pages are mapped before its objects are published (ac_entry_set());
- *  - a state word not on a free chain is held or cached, read once;
- *  - per slab, held + cached = inuse, and in all held + cached = the
- *    objects off the free chains; held against cached only with one CPU.
- * An entry's objp and state pointer are two stores: another CPU can be
- * caught between them (even for long, on the host), so the pair, the
- * state CACHED and an object seen twice are checked only in this CPU's
- * magazine and in those of offline CPUs (validate_array()), which nothing
- * changes meanwhile: each CPU checks its own after its own operations.
+ *    (or stores there since) is an object of c out of its slab: objects go
+ *    back to their slabs only under c->lock, which we hold, and a new
+ *    slab's objects are published after its pages are mapped and its
+ *    states written (ac_set_avail());
+ *  - an object seen twice is checked only in this CPU's magazine and in
+ *    those of offline CPUs (validate_array()), which nothing changes
+ *    meanwhile: each CPU checks its own after its own operations.
  */
 static int validate_remote_array(struct kmem_cache *c, struct array_cache *ac, unsigned int cpu)
 {
 	unsigned int i, avail = ac_avail(ac);
 	int errors = 0;
 
+	assert_spin_held(&c->lock);
 	if (avail > ac->limit) {
-		bad(c, "cpu %u array cache holds %u of %u entries\n", cpu, avail, ac->limit);
+		bad(c, "cpu %u magazine holds %u of %u entries\n", cpu, avail, ac->limit);
 		return errors;
 	}
 	for (i = 0; i < avail; i++) {
-		void *objp = ac_entry_objp(ac, i);
+		void *objp = ac_entry_read(ac, i);
+		kmem_bufctl_t *state = obj_bufctl(c, virt_to_page(objp), objp);
 
-		if (!obj_bufctl(c, virt_to_page(objp), objp))
-			bad(c, "cpu %u array entry %u (%p) is not an object of the cache\n", cpu, i,
-			    objp);
+		if (!state)
+			bad(c, "cpu %u magazine entry %u (%p) is not an object of the cache\n", cpu,
+			    i, objp);
+		else if (*state != BUFCTL_OUT)
+			bad(c, "cpu %u magazine entry %u (%p) is free in its slab\n", cpu, i, objp);
 	}
 	return errors;
 }
 
 /*
- * Checks that every entry of this CPU's ac is an object of c in state
- * CACHED, with its own state word beside it, and appears once: each
- * entry's state is flipped to BUFCTL_MARK as it is seen (a second sighting
- * finds the mark) and put back afterwards.  c->lock held, interrupts off: only a bad free on another
- * CPU looks at these states meanwhile, and it finds them not held.
+ * Checks that every entry of this CPU's ac is an object of c out of its
+ * slab, and appears once: each entry's state is flipped to BUFCTL_MARK as
+ * it is seen (a second sighting finds the mark) and put back afterwards.
+ * c->lock held, interrupts off: nobody else reads the states meanwhile.
  */
 static int validate_array(struct kmem_cache *c, struct array_cache *ac, unsigned int cpu)
 {
@@ -278,44 +279,42 @@ static int validate_array(struct kmem_cache *c, struct array_cache *ac, unsigned
 	unsigned int i;
 	int errors = 0;
 
+	assert_spin_held(&c->lock);
 	if (ac->avail > ac->limit) {
-		bad(c, "cpu %u array cache holds %u of %u entries\n", cpu, ac->avail, ac->limit);
+		bad(c, "cpu %u magazine holds %u of %u entries\n", cpu, ac->avail, ac->limit);
 		return errors;
 	}
 	for (i = 0; i < ac->avail; i++) {
-		void *objp = ac->entry[i].objp;
+		void *objp = ac->entry[i];
 
 		state = obj_bufctl(c, virt_to_page(objp), objp);
 		if (!state)
-			bad(c, "cpu %u array entry %u (%p) is not an object of the cache\n", cpu, i,
-			    objp);
-		else if (state != ac->entry[i].state)
-			bad(c, "cpu %u array entry %u (%p) points at another state word\n", cpu, i,
-			    objp);
-		else if (bufctl_read(state) == BUFCTL_MARK)
-			bad(c, "cpu %u array entry %u (%p) appears twice\n", cpu, i, objp);
-		else if (bufctl_read(state) != BUFCTL_CACHED)
-			bad(c, "cpu %u array entry %u (%p) has state %#x, not cached\n", cpu, i,
-			    objp, bufctl_read(state));
+			bad(c, "cpu %u magazine entry %u (%p) is not an object of the cache\n", cpu,
+			    i, objp);
+		else if (*state == BUFCTL_MARK)
+			bad(c, "cpu %u magazine entry %u (%p) appears twice\n", cpu, i, objp);
+		else if (*state != BUFCTL_OUT)
+			bad(c, "cpu %u magazine entry %u (%p) is free in its slab\n", cpu, i, objp);
 		else
-			bufctl_write(state, BUFCTL_MARK);
+			*state = BUFCTL_MARK;
 	}
 	for (i = 0; i < ac->avail; i++) {
-		state = obj_bufctl(c, virt_to_page(ac->entry[i].objp), ac->entry[i].objp);
-		if (state && bufctl_read(state) == BUFCTL_MARK)
-			bufctl_write(state, BUFCTL_CACHED);
+		state = obj_bufctl(c, virt_to_page(ac->entry[i]), ac->entry[i]);
+		if (state && *state == BUFCTL_MARK)
+			*state = BUFCTL_OUT;
 	}
 	return errors;
 }
 
-/* Checks the lists, slabs, array caches and counters of c.  c->lock held. */
+/* Checks the lists, slabs, magazines and counters of c.  c->lock held. */
 static int validate_cache(struct kmem_cache *c)
 {
-	struct cache_walk w = { 0, 0, 0, 0 };
+	struct cache_walk w = { 0, 0, 0 };
 	struct slab_counts n;
 	unsigned int cpu;
 	int errors = 0;
 
+	assert_spin_held(&c->lock);
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
 		errors += cpu == smp_processor_id() || !cpu_online(cpu) ?
 			  validate_array(c, c->array[cpu], cpu) :
@@ -329,22 +328,20 @@ static int validate_cache(struct kmem_cache *c)
 	if (w.slabs != c->num_slabs || w.free_objects != c->free_objects)
 		bad(c, "lists hold %lu slabs with %lu free objects, counters say %lu and %lu\n",
 		    w.slabs, w.free_objects, c->num_slabs, c->free_objects);
-	/* with other CPUs online, held and cached trade places under us */
-	if (num_online_cpus() > 1 ? w.active + w.cached != n.active_objs :
-	    w.cached != n.cached || w.active != n.held)
-		bad(c, "%lu objects held and %lu cached, counters say %lu and %lu\n",
-		    w.active, w.cached, n.held, n.cached);
+	if (w.out != n.active_objs)
+		bad(c, "%lu objects out of the slabs, counters say %lu\n", w.out, n.active_objs);
 	return errors;
 }
 
 int kmem_validate(void)
 {
 	struct kmem_cache *c;
+	struct list_head *pos;
 	unsigned long save;
 	int errors = 0;
 
 	spin_lock_irqsave(&slab_caches_lock, save);
-	list_for_each_entry(c, &slab_caches, common.list) {
+	for_each_cache(c, pos) {
 		spin_lock(&c->lock);
 		errors += validate_cache(c);
 		spin_unlock(&c->lock);

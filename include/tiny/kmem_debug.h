@@ -20,6 +20,9 @@
  *
  * Settings apply to caches created and kmalloc() blocks allocated after
  * they are made; every object keeps the letters it was allocated with.
+ * With any letter, every double free of such an object is reported, also
+ * those the allocator does not catch by itself (kmem_checks in
+ * <tiny/slab.h>); with P the report names both freeing sites.
  * Without CONFIG_DEBUG_KMEM the calls below are no-ops returning 0.
  */
 #ifndef TINY_KMEM_DEBUG_H

@@ -33,7 +33,11 @@
 struct page {
 	unsigned int flags;		/* PG_* */
 	unsigned int order;		/* block order, valid with PG_buddy/PG_head */
-	struct list_head lru;		/* free_area list, or the owner's list */
+	union {
+		struct list_head lru;	/* free_area list, or the owner's list */
+		void *s_mem;		/* SLAB: the slab's first object (a copy of
+					 * its descriptor's, for the free fast path) */
+	};
 	/* Spare words for the object allocator that owns the page. */
 	union {
 		void *slab_cache;	/* SLAB: owning cache; SLOB: the cache of a

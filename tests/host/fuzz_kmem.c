@@ -887,11 +887,16 @@ static int pick_cache_inside(unsigned int slot, unsigned int k, struct bad_ptr *
 	return pick_inside(live_slot(slot, is_cached, NULL), b);
 }
 
+static int run_known_gaps;	/* FUZZ_KMEM_KNOWN_GAPS=1: every case, caught or not */
+
 /* Just past the end of the size asked for; not when that is where some
  * other live object of ours starts (freeing that would be right). */
 static int pick_end(struct object *o, struct bad_ptr *b)
 {
-	if (!o || find_object(starts_at, o->p + o->len))
+	/* past a block that fills its slot lies the next one's start: where
+	 * that one is free, the call is a double free after other frees */
+	if (!o || find_object(starts_at, o->p + o->len) ||
+	    (!run_known_gaps && !kmem_allocator_catches(KMEM_BAD_DOUBLE_FREE_LATER)))
 		return 0;
 	b->ptr = o->p + o->len;
 	b->cache = o->cache >= 0 ? caches[o->cache].c : NULL;
@@ -1053,7 +1058,6 @@ static const struct bad_case {
 	{ "kmem_cache_free: another cache's object",	BAD_CACHE_FREE, pick_wrong_cache, KMEM_BAD_WRONG_CACHE },
 };
 BUILD_BUG_ON(ARRAY_SIZE(bad_cases) > ARRAY_SIZE(counts.bad));
-static int run_known_gaps;
 
 static int bad_case_enabled(const struct bad_case *bc)
 {

@@ -9,8 +9,11 @@
  * (kzalloc, kcalloc, krealloc, kstrdup, kmemdup) name the helper's caller;
  * a bad pointer the layer forwards to the allocator is reported with the
  * layer's caller; T prints one line per allocation and free of the caches
- * selected, and none for the others.  Clean workloads (stress, krealloc, a
- * replay) must give no report at all. */
+ * selected, and none for the others.  Every double free of a debugged
+ * object is reported, also those the allocator leaves to the layer (after
+ * other frees; two CPUs freeing one object at once).  Clean workloads
+ * (stress, krealloc, a replay) must give no report at all. */
+#include <tiny/atomic.h>
 #include <tiny/kernel.h>
 #include <tiny/kmem_debug.h>
 #include <tiny/ktest.h>
@@ -61,6 +64,12 @@ static noinline void *site_cache_alloc(struct kmem_cache *c, gfp_t gfp)
 }
 
 static noinline void site_cache_free(struct kmem_cache *c, void *p)
+{
+	kmem_cache_free(c, p);
+	site_calls++;
+}
+
+static noinline void site_cache_free_again(struct kmem_cache *c, void *p)
 {
 	kmem_cache_free(c, p);
 	site_calls++;
@@ -331,6 +340,155 @@ static void double_free_shows_both_sites(struct ktest *t)
 	KTEST_EXPECT_TRUE(t, text_names(kmem_debug_last.free_site));
 	KTEST_EXPECT_TRUE(t, text_names(kmem_debug_last.free_site2));
 	KTEST_EXPECT_EQ(t, kmem_debug_flush(), 0);	/* the poison is intact */
+}
+
+/* Did the last report name p, freed again by fn: as a double free (the
+ * layer still knew p) or as a bad pointer (the layer or the allocator
+ * refused a pointer it did not know)? */
+static int freed_again_by(const void *p, void *fn)
+{
+	if (kmem_debug_last.obj != p)
+		return 0;
+	if (kmem_debug_last.kind == KDBG_DOUBLE_FREE)
+		return site_in(kmem_debug_last.free_site2, fn);
+	return kmem_debug_last.kind == KDBG_BAD_FREE && site_in(kmem_debug_last.caller, fn);
+}
+
+/* Are the n pointers of p distinct? */
+static int all_distinct(void *const *p, unsigned int n)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (p[i] == p[j])
+				return 0;
+	return 1;
+}
+
+/*
+ * A block freed again after other frees, a bad call SLAB does not catch
+ * (kmem_allocator_catches(KMEM_BAD_DOUBLE_FREE_LATER)): a kmalloc() block
+ * and a cache object, with the quarantine (P: the layer finds the object
+ * freed) and without (ZU: the layer has forgotten it; a debugged cache
+ * refuses a pointer it does not know, and a kmalloc() pointer, which lies
+ * inside the allocator's block, is refused by the allocator).  Each is
+ * reported once, naming the second free, and nothing is handed out twice.
+ */
+static void double_free_after_other_frees(struct ktest *t)
+{
+	static const char *const letters[] = { "ZPU", "ZU" };
+	unsigned int i, k;
+
+	for (i = 0; i < ARRAY_SIZE(letters); i++) {
+		unsigned long bad;
+		struct kmem_cache *c;
+		void *a, *b, *x, *y, *fresh[8];
+
+		KTEST_ASSERT_EQ(t, kmem_debug_set(letters[i]), 0);
+		c = kmem_cache_create("kd_later", 48, 0, 0, NULL, NULL);
+		KTEST_ASSERT_NOT_NULL(t, c);
+		a = site_alloc(64, GFP_KERNEL);
+		b = site_alloc(64, GFP_KERNEL);
+		x = site_cache_alloc(c, GFP_KERNEL);
+		y = site_cache_alloc(c, GFP_KERNEL);
+		KTEST_ASSERT_TRUE(t, a && b && x && y);
+		site_free(a);
+		site_free(b);
+		site_cache_free(c, x);
+		site_cache_free(c, y);
+		bad = kmem_bad_free_count;
+		ktest_expect_reports(t, 2);
+		site_free_again(a);
+		KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 1);
+		KTEST_EXPECT_TRUE(t, freed_again_by(a, site_free_again));
+		site_cache_free_again(c, x);
+		KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 2);
+		KTEST_EXPECT_TRUE(t, freed_again_by(x, site_cache_free_again));
+		kmem_debug_flush();
+		for (k = 0; k < ARRAY_SIZE(fresh); k++) {
+			fresh[k] = k % 2 ? kmem_cache_alloc(c, GFP_KERNEL) : kmalloc(64, GFP_KERNEL);
+			KTEST_ASSERT_NOT_NULL(t, fresh[k]);
+		}
+		KTEST_EXPECT_TRUE(t, all_distinct(fresh, ARRAY_SIZE(fresh)));
+		for (k = 0; k < ARRAY_SIZE(fresh); k++) {
+			if (k % 2)
+				kmem_cache_free(c, fresh[k]);
+			else
+				kfree(fresh[k]);
+		}
+		KTEST_EXPECT_EQ(t, kmem_debug_flush(), 0);
+		KTEST_EXPECT_EQ(t, kmem_check(), 0);
+		KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+		KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+		ktest_info(t, "%s: both found (%s)", letters[i],
+			   i ? "the layer forgot them: refused as unknown" : "in the quarantine");
+	}
+}
+
+/* Two CPUs free the same debugged object at the same moment, many times. */
+#define KD_RACE_ROUNDS	200
+struct kd_race {
+	struct kmem_cache *c;
+	unsigned int cpu[2];
+	void *obj[KD_RACE_ROUNDS];
+	int arrived;
+};
+
+/* Waits until both CPUs have arrived n times in all (a two-CPU barrier). */
+static void kd_both_arrive(int *arrived, int n)
+{
+	__atomic_add_fetch(arrived, 1, __ATOMIC_ACQ_REL);
+	while (smp_load_acquire(arrived) < n)
+		barrier();
+}
+
+static void kd_race_cpu(void *arg)
+{
+	struct kd_race *r = arg;
+	unsigned int me = smp_processor_id(), i;
+
+	if (me != r->cpu[0] && me != r->cpu[1])
+		return;
+	for (i = 0; i < KD_RACE_ROUNDS; i++) {
+		kd_both_arrive(&r->arrived, 4 * (int)i + 2);
+		kmem_cache_free(r->c, r->obj[i]);
+		kd_both_arrive(&r->arrived, 4 * (int)i + 4);
+	}
+}
+
+/* The promise SLAB's fast path leaves to the layer (test_slab.c,
+ * racing_double_free_found_at_flush): of two CPUs freeing one debugged
+ * object at once, exactly one frees it and the other is reported, as the
+ * free is made; nothing is cached twice. */
+static void racing_double_free_reported_once(struct ktest *t)
+{
+	static struct kd_race r;
+	unsigned long bad = kmem_bad_free_count;
+	unsigned int i;
+
+	if (num_online_cpus() < 2) {
+		ktest_skip(t, "needs 2 CPUs (%u online)", num_online_cpus());
+		return;
+	}
+	memset(&r, 0, sizeof(r));
+	r.c = kmem_cache_create("kd_race", 32, 0, 0, NULL, NULL);
+	KTEST_ASSERT_NOT_NULL(t, r.c);
+	for (i = 0; i < KD_RACE_ROUNDS; i++) {
+		r.obj[i] = kmem_cache_alloc(r.c, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, r.obj[i]);
+	}
+	KTEST_ASSERT_GE(t, kmem_debug_block_end(r.obj[0]), (size_t)32);	/* debugged */
+	r.cpu[0] = 0;
+	for (r.cpu[1] = 1; r.cpu[1] < NR_CPUS && !cpu_online(r.cpu[1]); r.cpu[1]++)
+		;
+	ktest_expect_reports(t, KD_RACE_ROUNDS);	/* one per round: the losing free */
+	smp_run_on_all_cpus(kd_race_cpu, &r);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count - bad, (unsigned long)KD_RACE_ROUNDS);
+	KTEST_EXPECT_EQ(t, kmem_debug_flush(), 0);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	ktest_info(t, "%d rounds, %lu reports", KD_RACE_ROUNDS, kmem_bad_free_count - bad);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(r.c), 0);
 }
 
 /* The group of g[0..n) allocated inside fn, or NULL. */
@@ -865,6 +1023,8 @@ static const struct ktest_case kmem_debug_cases[] = {
 	KTEST_CASE(underflow_before_start),
 	KTEST_CASE(write_after_free_at_offsets),
 	KTEST_CASE(double_free_shows_both_sites),
+	KTEST_CASE(double_free_after_other_frees),
+	KTEST_CASE(racing_double_free_reported_once),
 	KTEST_CASE(leak_found_at_call_site),
 	KTEST_CASE(helpers_leak_at_their_caller),
 	KTEST_CASE(krealloc_moves_for_its_caller),
