@@ -245,6 +245,24 @@ unsigned int page_update_flags(struct page *page, unsigned long nr, unsigned int
 	return old;
 }
 
+unsigned long page_flag_census(unsigned int flag, unsigned long *inuse)
+{
+	unsigned long flags, pfn, n = 0;
+
+	*inuse = 0;
+	spin_lock_irqsave(&zone_lock, flags);
+	for (pfn = first_pfn; pfn < end_pfn; pfn++) {
+		const struct page *page = pfn_to_page(pfn);
+
+		if (page->flags & flag) {
+			n++;
+			*inuse += page->inuse;
+		}
+	}
+	spin_unlock_irqrestore(&zone_lock, flags);
+	return n;
+}
+
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
 {
 	struct page *page = alloc_pages(gfp, order);

@@ -8,17 +8,7 @@
 
 void large_blocks_count(unsigned long *blocks, unsigned long *pages)
 {
-	unsigned long pfn;
-
-	*blocks = *pages = 0;
-	for (pfn = first_pfn; pfn < end_pfn; pfn++) {
-		const struct page *page = &mem_map[pfn - first_pfn];
-
-		if (READ_ONCE(page->flags) & PG_large) {
-			++*blocks;
-			*pages += page->inuse;
-		}
-	}
+	*blocks = page_flag_census(PG_large, pages);
 }
 
 int large_blocks_validate(void)

@@ -143,6 +143,11 @@ static inline unsigned int get_order(unsigned long size)
  */
 void page_alloc_sort_free_lists(void);
 
+/* The pages whose flags have flag set, counted under zone_lock (which
+ * guards every page's flags); *inuse gets the sum of their page->inuse
+ * (PG_large: the large blocks' pages).  For the reports.  Takes zone_lock. */
+unsigned long page_flag_census(unsigned int flag, unsigned long *inuse);
+
 /* Counters. */
 unsigned long nr_free_pages(void);
 unsigned long totalram_pages(void);	/* managed pages (MemTotal) */
