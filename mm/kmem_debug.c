@@ -790,12 +790,26 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 	return raw;
 }
 
+/* A cache the layer does not debug, used while letters are set: is it a
+ * live one?  Reports a destroyed (or never created) cache, which the
+ * allocators do not catch (KMEM_BAD_DESTROYED_CACHE): their cache struct
+ * is freed memory.  O(caches). */
+static int cache_refused(struct kmem_cache *c, const char *fn, void *caller)
+{
+	if (!READ_ONCE(kmem_debug_settings.flags) || kmem_cache_listed(c))
+		return 0;
+	kmem_bad_free(fn, c, KMEM_NOT_CACHE, caller);
+	return 1;
+}
+
 void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
 {
 	void *caller = __builtin_return_address(0), *raw, *obj;
 	struct kdbg_cache *dc = cache_find(c);
 	struct kdbg_forward prev;
 
+	if (!dc && cache_refused(c, "kmem_cache_alloc", caller))
+		return NULL;
 	if (!dc) {
 		prev = forward_begin(c, NULL, caller);
 		obj = __kmem_cache_alloc(c, gfp);
@@ -825,6 +839,8 @@ void kmem_cache_free(struct kmem_cache *c, void *p)
 	if (!p)
 		return;
 	dc = cache_find(c);
+	if (!dc && cache_refused(c, "kmem_cache_free", caller))
+		return;
 	if (!dc) {
 		prev = forward_begin(p, c, caller);
 		__kmem_cache_free(c, p);

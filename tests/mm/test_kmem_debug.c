@@ -1016,6 +1016,133 @@ static void replay_without_false_reports(struct ktest *t)
 	kfree(buf);
 }
 
+/* ---- every bad call, with the layer on ----------------------------------------------- */
+
+/* One bad call of <tiny/slab.h>'s table, made on objects of its own; the
+ * objects it must not disturb are checked afterwards. */
+struct bad_setup {
+	struct kmem_cache *c32, *c96, *x64, *y64, *pages, *gone;
+	void *k, *o32, *o96, *x, *big;
+};
+
+static void bad_call_make(enum kmem_bad_call what, struct bad_setup *b)
+{
+	u8 stack_buf[32];
+	void *a, *c;
+
+	switch (what) {
+	case KMEM_BAD_NOT_HEAP:
+		kfree(stack_buf);
+		break;
+	case KMEM_BAD_INSIDE_KMALLOC:
+		kfree((u8 *)b->k + 8);
+		break;
+	case KMEM_BAD_INSIDE_OBJECT:
+		kmem_cache_free(b->c96, (u8 *)b->o96 + 32);
+		break;
+	case KMEM_BAD_DOUBLE_KFREE:
+		a = kmalloc(40, GFP_KERNEL);
+		kfree(a);
+		kfree(a);
+		break;
+	case KMEM_BAD_DOUBLE_CACHE_FREE:
+		a = kmem_cache_alloc(b->c32, GFP_KERNEL);
+		kmem_cache_free(b->c32, a);
+		kmem_cache_free(b->c32, a);
+		break;
+	case KMEM_BAD_DOUBLE_FREE_LATER:
+		a = kmalloc(40, GFP_KERNEL);
+		c = kmalloc(40, GFP_KERNEL);
+		kfree(a);
+		kfree(c);
+		kfree(a);
+		break;
+	case KMEM_BAD_WRONG_CACHE:
+		kmem_cache_free(b->c96, b->o32);
+		break;
+	case KMEM_BAD_WRONG_CACHE_SAME_SIZE:
+		kmem_cache_free(b->y64, b->x);
+		break;
+	case KMEM_BAD_KMALLOC_TO_CACHE:
+		kmem_cache_free(b->c32, b->k);
+		break;
+	case KMEM_BAD_OBJECT_TO_KFREE:
+		kfree(b->o32);
+		break;
+	case KMEM_BAD_OWN_OBJECT:
+		kfree(b->c32);
+		break;
+	case KMEM_BAD_FOREIGN_PAGE_TO_CACHE:
+		kmem_cache_free(b->pages, b->big);
+		break;
+	case KMEM_BAD_DESTROYED_CACHE:
+		kmem_cache_free(b->gone, b->o32);
+		break;
+	case KMEM_BAD_CALLS:
+		break;
+	}
+}
+
+/*
+ * Every bad call of the table, with every letter on, on both allocators:
+ * reported exactly once (by the layer, or by the allocator when the layer
+ * passes the pointer on) and no object disturbed.  This is where the
+ * calls an allocator leaves to the layer (kmem_allocator_catches() false:
+ * kmem_api leaves them out) are shown caught.
+ */
+static void every_bad_call_is_caught(struct ktest *t)
+{
+	struct bad_setup b = { 0 };
+	unsigned int what, left_out = 0;
+
+	KTEST_ASSERT_EQ(t, kmem_debug_set("ZPU"), 0);
+	b.c32 = kmem_cache_create("kd_bad32", 32, 0, 0, NULL, NULL);
+	b.c96 = kmem_cache_create("kd_bad96", 96, 0, 0, NULL, NULL);
+	b.x64 = kmem_cache_create("kd_badx", 64, 0, 0, NULL, NULL);
+	b.y64 = kmem_cache_create("kd_bady", 64, 0, 0, NULL, NULL);
+	b.pages = kmem_cache_create("kd_badpage", PAGE_SIZE, 0, 0, NULL, NULL);
+	b.gone = kmem_cache_create("kd_badgone", 32, 0, 0, NULL, NULL);
+	KTEST_ASSERT_TRUE(t, b.c32 && b.c96 && b.x64 && b.y64 && b.pages && b.gone);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(b.gone), 0);
+	b.k = kmalloc(32, GFP_KERNEL);
+	b.o32 = kmem_cache_alloc(b.c32, GFP_KERNEL);
+	b.o96 = kmem_cache_alloc(b.c96, GFP_KERNEL);
+	b.x = kmem_cache_alloc(b.x64, GFP_KERNEL);
+	b.big = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	KTEST_ASSERT_TRUE(t, b.k && b.o32 && b.o96 && b.x && b.big);
+	memset(b.k, 0x11, 32);
+	memset(b.o32, 0x22, 32);
+	memset(b.o96, 0x33, 96);
+	memset(b.x, 0x44, 64);
+	for (what = 0; what < KMEM_BAD_CALLS; what++) {
+		unsigned long reports = kmem_bad_free_count + kmem_debug_reports;
+
+		ktest_expect_reports(t, 1);
+		bad_call_make((enum kmem_bad_call)what, &b);
+		KTEST_EXPECT_EQ(t, kmem_bad_free_count + kmem_debug_reports, reports + 1);
+		left_out += !kmem_allocator_catches((enum kmem_bad_call)what);
+	}
+	KTEST_EXPECT_NULL(t, memchr_inv(b.k, 0x11, 32));
+	KTEST_EXPECT_NULL(t, memchr_inv(b.o32, 0x22, 32));
+	KTEST_EXPECT_NULL(t, memchr_inv(b.o96, 0x33, 96));
+	KTEST_EXPECT_NULL(t, memchr_inv(b.x, 0x44, 64));
+	kfree(b.k);
+	kfree(b.big);
+	kmem_cache_free(b.c32, b.o32);
+	kmem_cache_free(b.c96, b.o96);
+	kmem_cache_free(b.x64, b.x);
+	KTEST_EXPECT_EQ(t, kmem_debug_flush(), 0);
+	KTEST_EXPECT_EQ(t, kmem_check(), 0);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(b.c32), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(b.c96), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(b.x64), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(b.y64), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(b.pages), 0);
+	ktest_info(t, "%u bad calls, %u of them left to the layer by %s", KMEM_BAD_CALLS,
+		   left_out, kmem_allocator_name);
+}
+
 static const struct ktest_case kmem_debug_cases[] = {
 	KTEST_CASE(settings_syntax),
 	KTEST_CASE(names_limit_the_checks),
@@ -1024,6 +1151,7 @@ static const struct ktest_case kmem_debug_cases[] = {
 	KTEST_CASE(write_after_free_at_offsets),
 	KTEST_CASE(double_free_shows_both_sites),
 	KTEST_CASE(double_free_after_other_frees),
+	KTEST_CASE(every_bad_call_is_caught),
 	KTEST_CASE(racing_double_free_reported_once),
 	KTEST_CASE(leak_found_at_call_site),
 	KTEST_CASE(helpers_leak_at_their_caller),
