@@ -220,6 +220,17 @@ static int parse_spec(struct fault_attr *a, const char *spec, int names_allowed)
 	return 0;
 }
 
+/* Copies the settings of src (not its counters) to attr.  fault_lock held. */
+static void copy_settings(struct fault_attr *attr, const struct fault_attr *src)
+{
+	attr->probability = src->probability;
+	attr->interval = src->interval;
+	attr->times = src->times;
+	memcpy(attr->cache, src->cache, sizeof(attr->cache));
+	attr->min_size = src->min_size;
+	attr->max_size = src->max_size;
+}
+
 int fault_attr_set(struct fault_attr *attr, const char *spec)
 {
 	struct fault_attr new = *attr;
@@ -229,16 +240,25 @@ int fault_attr_set(struct fault_attr *attr, const char *spec)
 	if (r)
 		return r;
 	spin_lock_irqsave(&fault_lock, flags);
-	attr->probability = new.probability;
-	attr->interval = new.interval;
-	attr->times = new.times;
-	memcpy(attr->cache, new.cache, sizeof(attr->cache));
-	attr->min_size = new.min_size;
-	attr->max_size = new.max_size;
+	copy_settings(attr, &new);
 	attr->calls = 0;
 	attr->rnd = FAULT_SEED;
 	spin_unlock_irqrestore(&fault_lock, flags);
 	return 0;
+}
+
+void fault_attr_restore(struct fault_attr *attr, const struct fault_attr *saved)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&fault_lock, flags);
+	copy_settings(attr, saved);
+	spin_unlock_irqrestore(&fault_lock, flags);
+}
+
+int fault_inject_active(void)
+{
+	return READ_ONCE(failslab.probability) || READ_ONCE(fail_page_alloc.probability);
 }
 
 void fault_attr_show(const struct fault_attr *a)

@@ -52,6 +52,13 @@ int should_fail_alloc_page(unsigned int order, gfp_t gfp);
  * (out of range), attr unchanged then.  Resets calls, not injected.
  * Process context. */
 int fault_attr_set(struct fault_attr *attr, const char *spec);
+/* Puts back the settings (not the counters) of saved, a copy of *attr
+ * taken earlier: a test that sets its own puts back the boot's.  Any
+ * context. */
+void fault_attr_restore(struct fault_attr *attr, const struct fault_attr *saved);
+/* Is either attribute on?  Tests that exhaust memory skip then: an
+ * injected failure is not memory running out. */
+int fault_inject_active(void);
 /* Prints the attribute's setting and counts. */
 void fault_attr_show(const struct fault_attr *attr);
 /* The console command "fault [name [spec|off]]"; returns 0 or -1. */
@@ -62,6 +69,16 @@ void fault_inject_boot_done(void);
 #else
 static inline void fault_inject_boot_done(void)
 {
+}
+static inline int fault_inject_active(void)
+{
+	return 0;
+}
+static inline int fault_inject_command(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return -1;		/* no fault injection to set */
 }
 static inline int should_failslab(const char *cache, size_t size, gfp_t gfp)
 {
