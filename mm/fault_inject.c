@@ -149,18 +149,15 @@ static int take_field(const char **s, unsigned long *v)
 	return 0;
 }
 
-/* Is s made of digits and one '-' only (a size range, not a name)? */
+/* Is s made of digits and dashes only?  Then it can only be meant as a size
+ * range, and must be exactly one ("--", "-5-" or "64" are refused, not
+ * taken as the name of a cache that never matches). */
 static int is_size_range(const char *s)
 {
-	int dashes = 0;
-
-	for (; *s; s++) {
-		if (*s == '-')
-			dashes++;
-		else if (*s < '0' || *s > '9')
+	for (; *s; s++)
+		if (*s != '-' && (*s < '0' || *s > '9'))
 			return 0;
-	}
-	return dashes == 1;
+	return 1;
 }
 
 /* The filter: "MIN-MAX" (either may be empty) or a cache name. */
@@ -169,7 +166,7 @@ static int parse_filter(struct fault_attr *a, const char *s, int names_allowed)
 	unsigned long lo = 0, hi = (unsigned long)-1;
 	int r;
 
-	if (!is_size_range(s)) {
+	if (!*s || !is_size_range(s)) {
 		if (!names_allowed || !*s || strlen(s) >= sizeof(a->cache))
 			return !*s || !names_allowed ? -1 : -2;
 		memcpy(a->cache, s, strlen(s) + 1);	/* fits: checked above */
@@ -288,15 +285,21 @@ static struct fault_attr *attr_named(const char *name)
 int fault_inject_command(int argc, char **argv)
 {
 	struct fault_attr *a = argc > 1 ? attr_named(argv[1]) : NULL;
+	int all_off = argc == 2 && !strcmp(argv[1], "off");
 	int r;
 
-	if (argc == 1) {
+	if (all_off) {
+		fault_attr_set(&failslab, "off");
+		fault_attr_set(&fail_page_alloc, "off");
+	}
+	if (argc == 1 || all_off) {
 		fault_attr_show(&failslab);
 		fault_attr_show(&fail_page_alloc);
 		return 0;
 	}
 	if (!a || argc != 3) {
-		printk("usage: fault [failslab|fail_page_alloc PROBABILITY,INTERVAL,TIMES[,FILTER]|off]\n");
+		printk("usage: fault [off | NAME SPEC | NAME off], NAME failslab or fail_page_alloc, "
+		       "SPEC PROBABILITY,INTERVAL,TIMES[,FILTER]\n");
 		return -1;
 	}
 	r = fault_attr_set(a, argv[2]);

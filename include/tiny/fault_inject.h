@@ -61,7 +61,8 @@ void fault_attr_restore(struct fault_attr *attr, const struct fault_attr *saved)
 int fault_inject_active(void);
 /* Prints the attribute's setting and counts. */
 void fault_attr_show(const struct fault_attr *attr);
-/* The console command "fault [name [spec|off]]"; returns 0 or -1. */
+/* The console command "fault [off | name spec|off]" ("fault off" turns
+ * both off); returns 0 or -1. */
 int fault_inject_command(int argc, char **argv);
 /* Applies the boot parameters failslab= and fail_page_alloc=; called once
  * the allocators are set up (their own initialisation is never failed). */

@@ -62,6 +62,11 @@ static void settings_syntax(struct ktest *t)
 	KTEST_EXPECT_EQ(t, fault_attr_set(&a, "50,1"), -1);
 	KTEST_EXPECT_EQ(t, fault_attr_set(&a, "50,1,1,"), -1);
 	KTEST_EXPECT_EQ(t, fault_attr_set(&a, "50,1,-2"), -1);
+	/* digits and dashes can only mean sizes: not taken as a cache name */
+	KTEST_EXPECT_EQ(t, fault_attr_set(&a, "50,1,1,--"), -1);
+	KTEST_EXPECT_EQ(t, fault_attr_set(&a, "50,1,1,-5-"), -1);
+	KTEST_EXPECT_EQ(t, fault_attr_set(&a, "50,1,1,64"), -1);
+	KTEST_EXPECT_EQ(t, fault_attr_set(&a, "50,1,1,1-2-3"), -1);
 	KTEST_EXPECT_EQ(t, fault_attr_set(&a, NULL), -1);
 	KTEST_EXPECT_EQ(t, a.probability, 100ul);
 	KTEST_EXPECT_EQ(t, a.times, 3l);
