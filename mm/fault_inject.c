@@ -253,6 +253,11 @@ void fault_attr_restore(struct fault_attr *attr, const struct fault_attr *saved)
 	spin_unlock_irqrestore(&fault_lock, flags);
 }
 
+unsigned long fault_injected_total(void)
+{
+	return READ_ONCE(failslab.injected) + READ_ONCE(fail_page_alloc.injected);
+}
+
 int fault_inject_active(void)
 {
 	return READ_ONCE(failslab.probability) || READ_ONCE(fail_page_alloc.probability);

@@ -56,6 +56,10 @@ int fault_attr_set(struct fault_attr *attr, const char *spec);
  * taken earlier: a test that sets its own puts back the boot's.  Any
  * context. */
 void fault_attr_restore(struct fault_attr *attr, const struct fault_attr *saved);
+/* The failures injected so far, both attributes together: a caller that
+ * saw an allocation fail tells an injected failure from a real shortage by
+ * this count moving during the call.  Any context. */
+unsigned long fault_injected_total(void);
 /* Is either attribute on?  Tests that exhaust memory skip then: an
  * injected failure is not memory running out. */
 int fault_inject_active(void);
@@ -70,6 +74,10 @@ void fault_inject_boot_done(void);
 #else
 static inline void fault_inject_boot_done(void)
 {
+}
+static inline unsigned long fault_injected_total(void)
+{
+	return 0;
 }
 static inline int fault_inject_active(void)
 {

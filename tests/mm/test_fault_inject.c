@@ -360,6 +360,8 @@ static void replay_counts_injected_failures(struct ktest *t)
 	KTEST_EXPECT_EQ(t, res.corruptions, 0ul);
 	KTEST_EXPECT_GT(t, res.failures, 0ul);
 	KTEST_EXPECT_EQ(t, res.failures, failslab.injected - injected0);
+	KTEST_EXPECT_EQ(t, res.injected, res.failures);	/* none for want of memory */
+	KTEST_EXPECT_EQ(t, clean.injected, 0ul);
 	KTEST_EXPECT_EQ(t, res.allocs, clean.allocs);
 	/* no page lost: where the allocator's own objects (magazines, cache
 	 * descriptors) land depends on the run, so the failing run may hold
