@@ -550,6 +550,50 @@ def kmem_debug_console_case(alloc):
     return case
 
 
+def fault_injection_console_case(alloc):
+    """A *_debug kernel booted with failslab=100,1,-1: stress says how many of its
+    allocations failed (all but SLAB's large blocks, which come from the page
+    allocator: as many as were injected) and that nothing was corrupted, the replay says its failures were injected (not that
+    the machine is too small), size filters that are not MIN-MAX are refused, and
+    "fault off" turns both settings off, after which stress allocates again."""
+    def case():
+        problems = []
+        with QemuConsole(["--kernel", kernel(alloc + "_debug"), "--initrd", small_trace(),
+                          "--append", "failslab=100,1,-1 console"], mem=64, timeout=300) as q:
+            q.expect(r"tinyslab> ", timeout=120)
+
+            def cmd(line, timeout=120):
+                q.send(line + "\r")
+                return strip(q.expect(r"tinyslab> ", timeout=timeout))
+            out = cmd("stress 3000") + cmd("fault")
+            m = re.search(r"stress: 3000 operations, no corruption, (\d+) of (\d+) allocations "
+                          r"failed", out)
+            injected = re.search(r"failslab: probability 100%.*injected (\d+)", out)
+            if not m or not injected or int(m.group(1)) == 0 or \
+                    int(m.group(1)) > int(m.group(2)) or m.group(1) != injected.group(1):
+                problems.append("stress under failslab=100 does not say that its allocations "
+                                "failed, as many as were injected")
+            out = cmd("replay", timeout=300)
+            m = re.search(r"replay: NOTE: (\d+) of the failures were injected", out)
+            if not m or int(m.group(1)) == 0:
+                problems.append("the replay does not count its failures as injected")
+            if "too small for the trace" in out:
+                problems.append("the replay blames the machine's size for injected failures")
+            for spec in ("100,1,-1,--", "100,1,-1,-5-"):
+                expect_in(cmd(f"fault failslab {spec}"), problems, f'fault: bad setting "{spec}"')
+            out = cmd("fault off")
+            expect_in(out, problems, "failslab: off", "fail_page_alloc: off")
+            out = cmd("stress 3000")
+            expect_in(out, problems, "stress: 3000 operations, no corruption")
+            if "allocations failed" in out:
+                problems.append("stress still fails allocations after 'fault off'")
+            q.send("halt\r")
+            q.wait_exit(30)
+            return problems, q.log
+    case.__name__ = f"fault_injection_console_{alloc}"
+    return case
+
+
 TRACE_LINE = re.compile(r"kmem_debug: (alloc|free) (\S+) (\d+) bytes (?:= )?(0x[0-9a-f]+) by (\S+)$")
 
 
@@ -825,6 +869,8 @@ CASES = [
     kmem_debug_console_case("slob"),
     kmem_debug_trace_case("slab"),
     kmem_debug_trace_case("slob"),
+    fault_injection_console_case("slab"),
+    fault_injection_console_case("slob"),
 ]
 
 
