@@ -687,6 +687,29 @@ def smp_cpus_left_out():
     return problems, text
 
 
+def smp_mp_table_without_acpi():
+    """Without ACPI the CPUs come from SeaBIOS's MP table, which lists the first
+    logical CPU of each package: -smp 4,sockets=4 gives 4 CPUs online, -smp 4 (one
+    package of 4 cores) 1, -smp 4,sockets=2 2 (APIC ids 0 and 2)."""
+    problems, texts = [], []
+    for smp, listed, online in (("4,sockets=4", 4, "smp: 4 of 4 CPUs online"),
+                                ("4", 1, None), ("4,sockets=2", 2, "smp: 2 of 2 CPUs online")):
+        cmd = ["qemu-system-i386", "-m", "32M", "-machine", "pc,acpi=off", "-smp", smp,
+               "-no-reboot", "-net", "none", "-display", "none", "-serial", "stdio",
+               "-monitor", "none", "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
+               "-kernel", kernel("slab"), "-append", "selftest=smp_arch"]
+        try:
+            r = subprocess.run(cmd, capture_output=True, timeout=120)
+            text = strip(r.stdout.decode(errors="replace"))
+        except subprocess.TimeoutExpired as e:
+            text = strip((e.stdout or b"").decode(errors="replace")) + "\nTIMEOUT\n"
+        texts.append(f"-smp {smp}:\n{text}")
+        expect_in(text, problems, f"smp: MP table: {listed} CPU(s) enabled", "selftest: PASS")
+        if online:
+            expect_in(text, problems, online)
+    return problems, "\n".join(texts)
+
+
 def compare_tool():
     small_trace()
     out = work("compare")
@@ -865,6 +888,7 @@ CASES = [
     smp_console_case("slab"),
     smp_console_case("slob"),
     smp_cpus_left_out,
+    smp_mp_table_without_acpi,
     kmem_debug_console_case("slab"),
     kmem_debug_console_case("slob"),
     kmem_debug_trace_case("slab"),
