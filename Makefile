@@ -54,7 +54,7 @@ KCONFIG_FILES := $(srctree)/Kconfig $(wildcard $(srctree)/*/Kconfig $(srctree)/*
 kconfig_env := cd $(objtree) && srctree=$(srctree) KCONFIG_CONFIG=.config
 
 config-targets := defconfig $(DEFCONFIGS) menuconfig olddefconfig savedefconfig oldconfig
-meta-targets := help clean distclean test run iso qemu gdb sizes compare bench fuzz coverage host-test \
+meta-targets := help clean distclean test test-bochs run iso qemu gdb sizes compare bench fuzz coverage host-test \
 		script-test check-deps vmlinux-for-qemu quick
 build-goals := $(filter-out $(config-targets) $(meta-targets),$(MAKECMDGOALS))
 ifeq ($(MAKECMDGOALS),)
@@ -262,6 +262,14 @@ vmlinux-for-qemu:
 test:
 	$(Q)$(DEPS) all
 	$(Q)$(srctree)/scripts/test-all
+
+## test-bochs  boot build/tinyslab.iso in Bochs (a second PC model) at 1 and 2 CPUs, SLAB
+##             and SLOB: the self-tests and a few console commands; not part of "make test"
+##             (Bochs is slow); the verdicts and times go to docs/results/test-bochs-DATE.txt
+test-bochs: iso
+	$(Q)$(DEPS) bochs python
+	$(Q)$(PYTHON) $(srctree)/scripts/test-bochs --iso $(BUILD)/tinyslab.iso --out $(BUILD)/bochs \
+		--results $(srctree)/docs/results/test-bochs-$$(date +%Y-%m-%d).txt
 
 ## host-test   only the host-side tests of mm/ (ASan, UBSan, valgrind, corpus replay)
 host-test:

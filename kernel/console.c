@@ -187,7 +187,7 @@ static int stress_step(struct rnd_state *r, void **slot, size_t *len)
 
 static int cmd_stress(int argc, char **argv)
 {
-	unsigned long rounds, i, done;
+	unsigned long rounds, i, done, allocs = 0, failed = 0;
 	void *slots[256] = { NULL };
 	size_t lens[256];
 	struct rnd_state r;
@@ -198,17 +198,23 @@ static int cmd_stress(int argc, char **argv)
 	prandom_seed(&r, (u32)jiffies);
 	for (done = 0; done < rounds && !errors; done++) {
 		unsigned int k = prandom_below(&r, ARRAY_SIZE(slots));
+		int allocating = !slots[k];
 
 		if (console_interrupted()) {
 			stopped = 1;
 			break;
 		}
 		errors += stress_step(&r, &slots[k], &lens[k]) != 0;
+		allocs += allocating;
+		failed += allocating && !slots[k];
 	}
 	for (i = 0; i < ARRAY_SIZE(slots); i++)
 		kfree(slots[i]);
-	printk("stress: %s%lu operations, %s\n", stopped ? "interrupted after " : "", done,
+	printk("stress: %s%lu operations, %s", stopped ? "interrupted after " : "", done,
 	       errors ? "CORRUPTION FOUND" : "no corruption");
+	if (failed)
+		pr_cont(", %lu of %lu allocations failed", failed, allocs);
+	pr_cont("\n");
 	return errors || stopped ? -1 : 0;
 }
 

@@ -18,6 +18,7 @@
  */
 #include <tiny/kernel.h>
 #include <tiny/console.h>
+#include <tiny/fault_inject.h>
 #include <tiny/irqflags.h>
 #include <tiny/mm.h>
 #include <tiny/replay.h>
@@ -280,6 +281,7 @@ static void do_alloc(struct replay_state *rs, u32 n, u32 code, u32 arg, struct s
 	gfp_t gfp = GFP_KERNEL | __GFP_NOWARN | ((code & REPLAY_FLAG_ZERO) ? __GFP_ZERO : 0);
 	struct kmem_cache *c = NULL;
 	u32 size = arg;
+	unsigned long injected0 = fault_injected_total();
 	u64 t0;
 	void *p;
 
@@ -295,6 +297,7 @@ static void do_alloc(struct replay_state *rs, u32 n, u32 code, u32 arg, struct s
 	measure_end(MEASURE_ALLOC);
 	if (!p) {
 		rs->res->failures++;
+		rs->res->injected += fault_injected_total() != injected0;
 		s->state = SLOT_FAILED;
 		return;
 	}
@@ -517,9 +520,12 @@ void replay_report(const struct replay_result *res, const char *trace_name)
 	       KB(res->held_pages_end), SETTLE_SECONDS);
 	printk("replay: Slab after freeing every object %lu kB\n", KB(res->held_pages_after_free_all));
 	printk("replay: allocation failures %lu, corruptions %lu\n", res->failures, res->corruptions);
-	if (res->failures)
+	if (res->injected)
+		printk("replay: NOTE: %lu of the failures were injected (failslab, fail_page_alloc), "
+		       "not for want of memory\n", res->injected);
+	if (res->failures > res->injected)
 		printk("replay: NOTE: %lu allocations failed: this machine is too small for the trace "
-		       "(give it more memory, e.g. MEM=64)\n", res->failures);
+		       "(give it more memory, e.g. MEM=64)\n", res->failures - res->injected);
 	printk("replay: cycles per op: alloc %llu, free %llu (TSC; emulated under QEMU TCG)\n",
 	       res->allocs ? res->alloc_cycles / res->allocs : 0,
 	       res->frees ? res->free_cycles / res->frees : 0);

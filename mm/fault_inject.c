@@ -151,18 +151,15 @@ static int take_field(const char **s, unsigned long *v)
 	return 0;
 }
 
-/* Is s made of digits and one '-' only (a size range, not a name)? */
+/* Is s made of digits and dashes only?  Then it can only be meant as a size
+ * range, and must be exactly one ("--", "-5-" or "64" are refused, not
+ * taken as the name of a cache that never matches). */
 static int is_size_range(const char *s)
 {
-	int dashes = 0;
-
-	for (; *s; s++) {
-		if (*s == '-')
-			dashes++;
-		else if (*s < '0' || *s > '9')
+	for (; *s; s++)
+		if (*s != '-' && (*s < '0' || *s > '9'))
 			return 0;
-	}
-	return dashes == 1;
+	return 1;
 }
 
 /* The filter: "MIN-MAX" (either may be empty) or a cache name. */
@@ -171,7 +168,7 @@ static int parse_filter(struct fault_attr *a, const char *s, int names_allowed)
 	unsigned long lo = 0, hi = (unsigned long)-1;
 	int r;
 
-	if (!is_size_range(s)) {
+	if (!*s || !is_size_range(s)) {
 		if (!names_allowed || !*s || strlen(s) >= sizeof(a->cache))
 			return !*s || !names_allowed ? -1 : -2;
 		memcpy(a->cache, s, strlen(s) + 1);	/* fits: checked above */
@@ -222,6 +219,17 @@ static int parse_spec(struct fault_attr *a, const char *spec, int names_allowed)
 	return 0;
 }
 
+/* Copies the settings of src (not its counters) to attr.  fault_lock held. */
+static void copy_settings(struct fault_attr *attr, const struct fault_attr *src)
+{
+	attr->probability = src->probability;
+	attr->interval = src->interval;
+	attr->times = src->times;
+	memcpy(attr->cache, src->cache, sizeof(attr->cache));
+	attr->min_size = src->min_size;
+	attr->max_size = src->max_size;
+}
+
 int fault_attr_set(struct fault_attr *attr, const char *spec)
 {
 	struct fault_attr new = *attr;
@@ -231,16 +239,30 @@ int fault_attr_set(struct fault_attr *attr, const char *spec)
 	if (r)
 		return r;
 	spin_lock_irqsave(&fault_lock, flags);
-	attr->probability = new.probability;
-	attr->interval = new.interval;
-	attr->times = new.times;
-	memcpy(attr->cache, new.cache, sizeof(attr->cache));
-	attr->min_size = new.min_size;
-	attr->max_size = new.max_size;
+	copy_settings(attr, &new);
 	attr->calls = 0;
 	attr->rnd = FAULT_SEED;
 	spin_unlock_irqrestore(&fault_lock, flags);
 	return 0;
+}
+
+void fault_attr_restore(struct fault_attr *attr, const struct fault_attr *saved)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&fault_lock, flags);
+	copy_settings(attr, saved);
+	spin_unlock_irqrestore(&fault_lock, flags);
+}
+
+unsigned long fault_injected_total(void)
+{
+	return READ_ONCE(failslab.injected) + READ_ONCE(fail_page_alloc.injected);
+}
+
+int fault_inject_active(void)
+{
+	return READ_ONCE(failslab.probability) || READ_ONCE(fail_page_alloc.probability);
 }
 
 void fault_attr_show(const struct fault_attr *a)
@@ -270,15 +292,21 @@ static struct fault_attr *attr_named(const char *name)
 int fault_inject_command(int argc, char **argv)
 {
 	struct fault_attr *a = argc > 1 ? attr_named(argv[1]) : NULL;
+	int all_off = argc == 2 && !strcmp(argv[1], "off");
 	int r;
 
-	if (argc == 1) {
+	if (all_off) {
+		fault_attr_set(&failslab, "off");
+		fault_attr_set(&fail_page_alloc, "off");
+	}
+	if (argc == 1 || all_off) {
 		fault_attr_show(&failslab);
 		fault_attr_show(&fail_page_alloc);
 		return 0;
 	}
 	if (!a || argc != 3) {
-		printk("usage: fault [failslab|fail_page_alloc PROBABILITY,INTERVAL,TIMES[,FILTER]|off]\n");
+		printk("usage: fault [off | NAME SPEC | NAME off], NAME failslab or fail_page_alloc, "
+		       "SPEC PROBABILITY,INTERVAL,TIMES[,FILTER]\n");
 		return -1;
 	}
 	r = fault_attr_set(a, argv[2]);

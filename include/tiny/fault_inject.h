@@ -82,9 +82,21 @@ int should_fail_alloc_page(unsigned int order, gfp_t gfp);
  * (out of range), attr unchanged then.  Resets calls, not injected.
  * Process context. */
 int fault_attr_set(struct fault_attr *attr, const char *spec);
+/* Puts back the settings (not the counters) of saved, a copy of *attr
+ * taken earlier: a test that sets its own puts back the boot's.  Any
+ * context. */
+void fault_attr_restore(struct fault_attr *attr, const struct fault_attr *saved);
+/* The failures injected so far, both attributes together: a caller that
+ * saw an allocation fail tells an injected failure from a real shortage by
+ * this count moving during the call.  Any context. */
+unsigned long fault_injected_total(void);
+/* Is either attribute on?  Tests that exhaust memory skip then: an
+ * injected failure is not memory running out. */
+int fault_inject_active(void);
 /* Prints the attribute's setting and counts. */
 void fault_attr_show(const struct fault_attr *attr);
-/* The console command "fault [name [spec|off]]"; returns 0 or -1. */
+/* The console command "fault [off | name spec|off]" ("fault off" turns
+ * both off); returns 0 or -1. */
 int fault_inject_command(int argc, char **argv);
 /* Applies the boot parameters failslab= and fail_page_alloc=; called once
  * the allocators are set up (their own initialisation is never failed). */
@@ -92,6 +104,20 @@ void fault_inject_boot_done(void);
 #else
 static inline void fault_inject_boot_done(void)
 {
+}
+static inline unsigned long fault_injected_total(void)
+{
+	return 0;
+}
+static inline int fault_inject_active(void)
+{
+	return 0;
+}
+static inline int fault_inject_command(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return -1;		/* no fault injection to set */
 }
 static inline int should_failslab(const char *cache, size_t size, gfp_t gfp)
 {

@@ -117,6 +117,7 @@ static void too_large_order_fails(struct ktest *t)
 static void zeroed_pages(struct ktest *t)
 {
 	unsigned long p = __get_free_page(GFP_KERNEL);
+	struct page *page;
 
 	KTEST_ASSERT_NE(t, p, 0UL);
 	memset((void *)p, 0x5a, PAGE_SIZE);
@@ -125,7 +126,9 @@ static void zeroed_pages(struct ktest *t)
 	KTEST_ASSERT_NE(t, p, 0UL);
 	KTEST_EXPECT_NULL(t, memchr_inv((void *)p, 0, PAGE_SIZE));
 	free_page(p);
-	p = (unsigned long)page_address(alloc_pages(GFP_KERNEL | __GFP_ZERO, 2));
+	page = alloc_pages(GFP_KERNEL | __GFP_ZERO, 2);
+	KTEST_ASSERT_NOT_NULL(t, page);
+	p = (unsigned long)page_address(page);
 	KTEST_EXPECT_NULL(t, memchr_inv((void *)p, 0, PAGE_SIZE << 2));
 	free_pages(p, 2);
 }

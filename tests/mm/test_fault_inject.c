@@ -13,9 +13,14 @@
 #include <tiny/slab.h>
 #include <tiny/string.h>
 
-/* Every case starts and ends with both attributes off. */
+/* Every case starts with both attributes off and ends with the settings
+ * it found (a boot with failslab= goes on failing the suites after this). */
+static struct fault_attr saved_failslab, saved_fail_page_alloc;
+
 static int fi_init(struct ktest *t)
 {
+	saved_failslab = failslab;
+	saved_fail_page_alloc = fail_page_alloc;
 	fault_attr_set(&failslab, "off");
 	fault_attr_set(&fail_page_alloc, "off");
 	return 0;
@@ -23,7 +28,8 @@ static int fi_init(struct ktest *t)
 
 static void fi_exit(struct ktest *t)
 {
-	fi_init(t);
+	fault_attr_restore(&failslab, &saved_failslab);
+	fault_attr_restore(&fail_page_alloc, &saved_fail_page_alloc);
 }
 
 static void settings_syntax(struct ktest *t)
@@ -56,6 +62,11 @@ static void settings_syntax(struct ktest *t)
 	KTEST_EXPECT_EQ(t, fault_attr_set(&a, "50,1"), -1);
 	KTEST_EXPECT_EQ(t, fault_attr_set(&a, "50,1,1,"), -1);
 	KTEST_EXPECT_EQ(t, fault_attr_set(&a, "50,1,-2"), -1);
+	/* digits and dashes can only mean sizes: not taken as a cache name */
+	KTEST_EXPECT_EQ(t, fault_attr_set(&a, "50,1,1,--"), -1);
+	KTEST_EXPECT_EQ(t, fault_attr_set(&a, "50,1,1,-5-"), -1);
+	KTEST_EXPECT_EQ(t, fault_attr_set(&a, "50,1,1,64"), -1);
+	KTEST_EXPECT_EQ(t, fault_attr_set(&a, "50,1,1,1-2-3"), -1);
 	KTEST_EXPECT_EQ(t, fault_attr_set(&a, NULL), -1);
 	KTEST_EXPECT_EQ(t, a.probability, 100ul);
 	KTEST_EXPECT_EQ(t, a.times, 3l);
@@ -112,6 +123,25 @@ static void interval_and_times(struct ktest *t)
 	fault_attr_set(&failslab, "off");
 	free_n(c, objs, 9);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* What the suite's exit does: the settings come back, the counters stay. */
+static void restore_puts_settings_back(struct ktest *t)
+{
+	static struct fault_attr saved;
+	unsigned long injected0 = failslab.injected;
+
+	KTEST_ASSERT_EQ(t, fault_attr_set(&failslab, "40,3,7,fi_test"), 0);
+	saved = failslab;
+	KTEST_EXPECT_EQ(t, fault_attr_set(&failslab, "100,1,-1,1-2"), 0);
+	fault_attr_restore(&failslab, &saved);
+	KTEST_EXPECT_EQ(t, failslab.probability, 40ul);
+	KTEST_EXPECT_EQ(t, failslab.interval, 3ul);
+	KTEST_EXPECT_EQ(t, failslab.times, 7l);
+	KTEST_EXPECT_STREQ(t, failslab.cache, "fi_test");
+	KTEST_EXPECT_EQ(t, failslab.min_size, 0u);
+	KTEST_EXPECT_EQ(t, failslab.max_size, (size_t)-1);
+	KTEST_EXPECT_EQ(t, failslab.injected, injected0);
 }
 
 static void probability_is_honoured(struct ktest *t)
@@ -344,6 +374,8 @@ static void replay_counts_injected_failures(struct ktest *t)
 	KTEST_EXPECT_EQ(t, res.corruptions, 0ul);
 	KTEST_EXPECT_GT(t, res.failures, 0ul);
 	KTEST_EXPECT_EQ(t, res.failures, failslab.injected - injected0);
+	KTEST_EXPECT_EQ(t, res.injected, res.failures);	/* none for want of memory */
+	KTEST_EXPECT_EQ(t, clean.injected, 0ul);
 	KTEST_EXPECT_EQ(t, res.allocs, clean.allocs);
 	/* no page lost: where the allocator's own objects (magazines, cache
 	 * descriptors) land depends on the run, so the failing run may hold
@@ -362,6 +394,7 @@ static void replay_counts_injected_failures(struct ktest *t)
 static const struct ktest_case fault_inject_cases[] = {
 	KTEST_CASE(settings_syntax),
 	KTEST_CASE(interval_and_times),
+	KTEST_CASE(restore_puts_settings_back),
 	KTEST_CASE(probability_is_honoured),
 	KTEST_CASE(filter_limits_to_named_cache),
 	KTEST_CASE(size_filter),

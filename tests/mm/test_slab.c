@@ -276,8 +276,12 @@ static void colour_offsets_cycle(struct ktest *t)
 		struct slab *slabp;
 		size_t colour;
 
-		while (c->num_slabs == slabs)	/* the refill that grows takes only the new slab */
-			obj[n++] = kmem_cache_alloc(c, GFP_ATOMIC);
+		while (c->num_slabs == slabs && n < ARRAY_SIZE(obj) &&
+		       (obj[n] = kmem_cache_alloc(c, GFP_ATOMIC)))	/* the refill that grows */
+			n++;					/* takes only the new slab */
+		KTEST_EXPECT_EQ(t, c->num_slabs, slabs + 1);	/* not when allocations fail */
+		if (c->num_slabs != slabs + 1)
+			break;
 		slabp = virt_to_page(obj[n - 1])->slab;
 		colour = (slabp->colouroff - on_slab_mgmt(c)) / c->colour_off;
 		KTEST_EXPECT_EQ(t, slabp->colouroff - on_slab_mgmt(c), colour * c->colour_off);
@@ -333,6 +337,7 @@ static void ctor_once_per_object(struct ktest *t)
 	p[1] = 0x1234;
 	kmem_cache_free(c, p);
 	q = kmem_cache_alloc(c, GFP_ATOMIC);
+	KTEST_ASSERT_NOT_NULL(t, q);
 	KTEST_EXPECT_PTR_EQ(t, q, p);			/* LIFO array cache */
 	KTEST_EXPECT_EQ(t, q[1], 0x1234u);		/* not constructed again */
 	KTEST_EXPECT_EQ(t, ctors, (unsigned long)c->num);
@@ -466,7 +471,7 @@ static void array_cache_batches(struct ktest *t)
 	for (i = 1; i < 2 * limit; i++)
 		obj[i] = kmem_cache_alloc(c, GFP_ATOMIC);
 	KTEST_EXPECT_EQ(t, counts_of(c).held, 2UL * limit);
-	for (i = 0; ac->avail < limit; i++)			/* fill up: no flush */
+	for (i = 0; ac->avail < limit && i < 2 * limit - 1; i++)	/* fill up: no flush */
 		kmem_cache_free(c, obj[i]);
 	free_objects = c->free_objects;
 	kmem_cache_free(c, obj[i]);				/* flush */
@@ -789,6 +794,7 @@ static void bad_frees_change_nothing(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, page);
 	local_irq_save(flags);
 	a = kmem_cache_alloc(c, GFP_ATOMIC);
+	KTEST_ASSERT_NOT_NULL(t, a);
 	b = kmem_cache_alloc(c, GFP_ATOMIC);
 	KTEST_ASSERT_NOT_NULL(t, b);
 	slabp = virt_to_page(a)->slab;
@@ -1086,6 +1092,7 @@ static void validator_finds_corruption(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, c);
 	local_irq_save(flags);
 	a = kmem_cache_alloc(c, GFP_ATOMIC);
+	KTEST_ASSERT_NOT_NULL(t, a);
 	b = kmem_cache_alloc(c, GFP_ATOMIC);
 	KTEST_ASSERT_NOT_NULL(t, b);
 	ac = cpu_cache(c);

@@ -31,10 +31,12 @@ def run(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
 
-def ktap_case(log, status, *phrases):
-    """The parser gives exit status `status` on logs/LOG and prints every phrase."""
+def ktap_case(log, status, *phrases, args=(), name=None):
+    """The parser (with options args) gives exit status `status` on logs/LOG and
+    prints every phrase."""
     def case():
-        r = run([PY, os.path.join(ROOT, "scripts/ktap.py"), os.path.join(HERE, "logs", log)])
+        r = run([PY, os.path.join(ROOT, "scripts/ktap.py")] + list(args) +
+                [os.path.join(HERE, "logs", log)])
         problems = []
         if r.returncode != status:
             problems.append(f"exit status {r.returncode}, expected {status}")
@@ -42,8 +44,14 @@ def ktap_case(log, status, *phrases):
             if p not in r.stdout:
                 problems.append(f"output lacks {p!r}")
         return problems, r.stdout
-    case.__name__ = "ktap_" + log.replace(".log", "").replace("-", "_")
+    case.__name__ = name or "ktap_" + log.replace(".log", "").replace("-", "_")
     return case
+
+
+def survived_case(log, status, *phrases):
+    """--cases-may-fail (boots under fault injection): failed cases pass, crashes fail."""
+    return ktap_case(log, status, *phrases, args=["--cases-may-fail"],
+                     name="ktap_survived_" + log.replace(".log", "").replace("-", "_"))
 
 
 CASES = [
@@ -75,6 +83,18 @@ CASES = [
               "case bad_pointers_are_reported declared 6 report(s), the log shows 5",
               "1 unexpected 'page_alloc: bad free of 0x... order 2 from 0x...: double free"),
     ktap_case("reports-expected.log", 0, "6 passed, 0 failed, 0 skipped: PASS"),
+    ktap_case("heap-inconsistent.log", 1, "ERROR: heap inconsistent after kmem_cache_alloc(0x0)",
+              ": FAIL"),
+    survived_case("case-failed.log", 0, "1 failed (allowed)", "the kernel survived: PASS"),
+    survived_case("null-deref.log", 1, "CPU exception: page fault (vector 14)",
+                  "the kernel did not survive: FAIL"),
+    survived_case("timeout.log", 1, "ERROR: timeout", "did not survive: FAIL"),
+    survived_case("short-plan.log", 1, "plan says 4 cases, 3 reported", ": FAIL"),
+    survived_case("heap-inconsistent.log", 1, "ERROR: heap inconsistent", ": FAIL"),
+    survived_case("reports-miscounted.log", 1,
+                  "note: case bad_pointers_are_reported declared 6 report(s), the log shows 5",
+                  "1 unexpected 'page_alloc: bad free of 0x... order 2 from 0x...: double free",
+                  ": FAIL"),
 ]
 
 

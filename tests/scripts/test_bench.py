@@ -81,7 +81,8 @@ def host_builds(twin):
     """Builds the host binaries small_run uses (nothing if they are up to date)."""
     host = os.path.join(BUILD, "host")
     for config, programs in (("slab", [f"bench-timed{twin}", "peer-glibc"]),
-                             ("slob", [f"bench-timed{twin}"])):
+                             ("slob", [f"bench-timed{twin}"]),
+                             ("slob_fast", [f"bench-timed{twin}"])):
         r = subprocess.run(["make", "-s", "-f", os.path.join(ROOT, "tests/host/Makefile"),
                             f"CONFIG={config}"] + [os.path.join(host, config, p) for p in programs],
                            capture_output=True, text=True)
@@ -131,11 +132,11 @@ def verdict_counts_failures():
     if clean.returncode != 0:
         problems.append(f"32 MiB: exit status {clean.returncode}, expected 0")
     for label in ("allocation failures", "corruptions"):
-        if row(clean.stdout, label) != ["0", "0", "0"]:
+        if row(clean.stdout, label) != ["0"] * 4:	# SLAB, SLOB, SLOB fast heap, glibc
             problems.append(f"32 MiB: {label} row reads {row(clean.stdout, label)}")
     for label in ("per allocation, median of 2 runs", "allocation p99", "held (kB)"):
         cells = row(clean.stdout, label)
-        if not cells or len(cells) < 3 or "-" in cells[:3]:
+        if not cells or len(cells) < 4 or "-" in cells[:4]:
             problems.append(f"32 MiB: row {label!r} incomplete: {cells}")
     if "FAILED" in clean.stdout:
         problems.append("32 MiB: a FAILED line")

@@ -630,6 +630,50 @@ def kmem_debug_console_case(alloc):
     return case
 
 
+def fault_injection_console_case(alloc):
+    """A *_debug kernel booted with failslab=100,1,-1: stress says how many of its
+    allocations failed (all but SLAB's large blocks, which come from the page
+    allocator: as many as were injected) and that nothing was corrupted, the replay says its failures were injected (not that
+    the machine is too small), size filters that are not MIN-MAX are refused, and
+    "fault off" turns both settings off, after which stress allocates again."""
+    def case():
+        problems = []
+        with QemuConsole(["--kernel", kernel(alloc + "_debug"), "--initrd", small_trace(),
+                          "--append", "failslab=100,1,-1 console"], mem=64, timeout=300) as q:
+            q.expect(r"tinyslab> ", timeout=120)
+
+            def cmd(line, timeout=120):
+                q.send(line + "\r")
+                return strip(q.expect(r"tinyslab> ", timeout=timeout))
+            out = cmd("stress 3000") + cmd("fault")
+            m = re.search(r"stress: 3000 operations, no corruption, (\d+) of (\d+) allocations "
+                          r"failed", out)
+            injected = re.search(r"failslab: probability 100%.*injected (\d+)", out)
+            if not m or not injected or int(m.group(1)) == 0 or \
+                    int(m.group(1)) > int(m.group(2)) or m.group(1) != injected.group(1):
+                problems.append("stress under failslab=100 does not say that its allocations "
+                                "failed, as many as were injected")
+            out = cmd("replay", timeout=300)
+            m = re.search(r"replay: NOTE: (\d+) of the failures were injected", out)
+            if not m or int(m.group(1)) == 0:
+                problems.append("the replay does not count its failures as injected")
+            if "too small for the trace" in out:
+                problems.append("the replay blames the machine's size for injected failures")
+            for spec in ("100,1,-1,--", "100,1,-1,-5-"):
+                expect_in(cmd(f"fault failslab {spec}"), problems, f'fault: bad setting "{spec}"')
+            out = cmd("fault off")
+            expect_in(out, problems, "failslab: off", "fail_page_alloc: off")
+            out = cmd("stress 3000")
+            expect_in(out, problems, "stress: 3000 operations, no corruption")
+            if "allocations failed" in out:
+                problems.append("stress still fails allocations after 'fault off'")
+            q.send("halt\r")
+            q.wait_exit(30)
+            return problems, q.log
+    case.__name__ = f"fault_injection_console_{alloc}"
+    return case
+
+
 TRACE_LINE = re.compile(r"kmem_debug: (alloc|free) (\S+) (\d+) bytes (?:= )?(0x[0-9a-f]+) by (\S+)$")
 
 
@@ -846,6 +890,29 @@ def selftest_ctrl_c_between_cases():
         return problems, q.log
 
 
+def smp_mp_table_without_acpi():
+    """Without ACPI the CPUs come from SeaBIOS's MP table, which lists the first
+    logical CPU of each package: -smp 4,sockets=4 gives 4 CPUs online, -smp 4 (one
+    package of 4 cores) 1, -smp 4,sockets=2 2 (APIC ids 0 and 2)."""
+    problems, texts = [], []
+    for smp, listed, online in (("4,sockets=4", 4, "smp: 4 of 4 CPUs online"),
+                                ("4", 1, None), ("4,sockets=2", 2, "smp: 2 of 2 CPUs online")):
+        cmd = ["qemu-system-i386", "-m", "32M", "-machine", "pc,acpi=off", "-smp", smp,
+               "-no-reboot", "-net", "none", "-display", "none", "-serial", "stdio",
+               "-monitor", "none", "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
+               "-kernel", kernel("slab"), "-append", "selftest=smp_arch"]
+        try:
+            r = subprocess.run(cmd, capture_output=True, timeout=120)
+            text = strip(r.stdout.decode(errors="replace"))
+        except subprocess.TimeoutExpired as e:
+            text = strip((e.stdout or b"").decode(errors="replace")) + "\nTIMEOUT\n"
+        texts.append(f"-smp {smp}:\n{text}")
+        expect_in(text, problems, f"smp: MP table: {listed} CPU(s) enabled", "selftest: PASS")
+        if online:
+            expect_in(text, problems, online)
+    return problems, "\n".join(texts)
+
+
 def compare_tool():
     small_trace()
     out = work("compare")
@@ -1049,10 +1116,13 @@ CASES = [
     smp_cpu_hole_case("slob", 2),
     smpbench_ctrl_c,
     selftest_ctrl_c_between_cases,
+    smp_mp_table_without_acpi,
     kmem_debug_console_case("slab"),
     kmem_debug_console_case("slob"),
     kmem_debug_trace_case("slab"),
     kmem_debug_trace_case("slob"),
+    fault_injection_console_case("slab"),
+    fault_injection_console_case("slob"),
 ]
 
 

@@ -134,6 +134,23 @@ void serial_poll(int drop_when_full)
 	local_irq_restore(flags);
 }
 
+/*
+ * Reads the line status a while longer (as long as wait_lsr() may spin)
+ * and throws away what the receiver still shows.  In loopback nothing can
+ * come from the line, so it is a late echo or an emulator's phantom: Bochs
+ * raises data-ready when its FIFO timeout fires even if the FIFO was
+ * emptied before, and RBR then repeats the last byte, which the console
+ * would take as typed once loopback is off.
+ */
+static void discard_late_input(void)
+{
+	int spins = 100000;
+
+	while (--spins)
+		if (read_lsr() & LSR_DATA_READY)
+			inb(COM1 + UART_RBR);
+}
+
 int serial_loopback(struct input_ring *r, const char *s, size_t n)
 {
 	u8 ier = inb(COM1 + UART_IER), mcr = inb(COM1 + UART_MCR);
@@ -153,6 +170,7 @@ int serial_loopback(struct input_ring *r, const char *s, size_t n)
 		serial_putc(*s++);
 	wait_lsr(LSR_TX_EMPTY);
 	serial_drain(r, 1);
+	discard_late_input();
 	outb(mcr, COM1 + UART_MCR);
 	overrun_seen = saw_overrun;
 	outb(ier, COM1 + UART_IER);
