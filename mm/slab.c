@@ -1444,11 +1444,4 @@ void __kmem_get_stats(struct kmem_stats *st)
 	st->large_pages = (unsigned long)atomic_long_read(&large_block_pages);
 }
 
-KMEM_PUBLIC(kmalloc)
-KMEM_PUBLIC(kfree)
-KMEM_PUBLIC(ksize)
-KMEM_PUBLIC(kmem_cache_alloc)
-KMEM_PUBLIC(kmem_cache_free)
-KMEM_PUBLIC(kmem_cache_shrink)
-KMEM_PUBLIC(kmem_reclaim)
-KMEM_PUBLIC(kmem_get_stats)
+KMEM_PUBLIC_API()

@@ -44,6 +44,13 @@ void __kmem_get_stats(struct kmem_stats *stats);
 #define KMEM_PUBLIC(name) \
 	extern __typeof__(__##name) name __attribute__((__alias__("__" #name)));
 #endif
+/* The public names of every function an allocator implements: once, at the
+ * end of its file. */
+#define KMEM_PUBLIC_API()					\
+	KMEM_PUBLIC(kmalloc) KMEM_PUBLIC(kfree) KMEM_PUBLIC(ksize)	\
+	KMEM_PUBLIC(kmem_cache_alloc) KMEM_PUBLIC(kmem_cache_free)	\
+	KMEM_PUBLIC(kmem_cache_shrink) KMEM_PUBLIC(kmem_reclaim)	\
+	KMEM_PUBLIC(kmem_get_stats)
 
 /* ---- caches ---------------------------------------------------------------------- */
 

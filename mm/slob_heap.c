@@ -3,14 +3,16 @@
  *
  * Pages.  Each heap page keeps its free blocks on a list of its own, in
  * address order: page->slab is the first, page->inuse the units they
- * hold.  Pages with a free block are on slob_partial, the others on
- * slob_full, so that nothing walks the full ones.  A free block is at
- * least one unit: its size and the next free block of its page.
+ * hold.  Pages with a free block sit on slob_lists[] by those units, two
+ * lists per power of two; the others on slob_full, so that nothing walks
+ * them.  A free block is at least one unit: its size and the next free
+ * block of its page.
  *
- * Allocation.  The partial pages are tried in list order, each skipped at
- * once if it holds too few free units; in a page the first block that
- * fits (with the alignment asked for) is cut, its unaligned head and its
- * tail staying free.  If no page has room the heap grows by a page.
+ * Allocation.  n units are sought from the first list whose every page has
+ * n free units or more, upward; in a page the first block that fits (with
+ * the alignment asked for) is cut, its unaligned head and its tail staying
+ * free.  The tails of partly used pages so fill before the heap grows by a
+ * page.
  *
  * Free.  The block's page's list is walked to the block's place; a block
  * that overlaps a free one is refused (so a double free is seen as the
