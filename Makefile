@@ -55,7 +55,7 @@ kconfig_env := cd $(objtree) && srctree=$(srctree) KCONFIG_CONFIG=.config
 
 config-targets := defconfig $(DEFCONFIGS) menuconfig olddefconfig savedefconfig oldconfig
 meta-targets := help clean distclean test test-bochs run iso qemu gdb sizes compare bench fuzz coverage host-test \
-		script-test check-deps vmlinux-for-qemu quick
+		script-test check-deps vmlinux-for-qemu quick debug-costs
 build-goals := $(filter-out $(config-targets) $(meta-targets),$(MAKECMDGOALS))
 ifeq ($(MAKECMDGOALS),)
 build-goals := all
@@ -358,6 +358,22 @@ bench:
 	  $(with_i386) $(srctree)/scripts/bench-smp; } | tee $(BUILD)/bench/report.txt
 	$(Q)$(results_file) $(BUILD)/bench/report.txt bench
 	$(Q)exit $$(cat $(BUILD)/bench/status)
+
+## debug-costs what kmem_debug= costs: the shipped trace replayed on the host without the
+##             layer and with each letter (none, Z, P, U, ZPU), SLAB and SLOB: ns per call
+##             and pages at the peak (docs/results/debug-costs-DATE.txt)
+debug-costs:
+	$(Q)$(DEPS) build python host
+	$(Q)$(probe_i386)
+	$(Q)for c in slab slob; do \
+		$(with_i386) $(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=$$c bench bench-kdbg || exit 1; done
+	$(Q)mkdir -p $(BUILD)/host $(srctree)/docs/results
+	$(Q)$(PYTHON) $(srctree)/scripts/trace2replay --quiet -o $(BUILD)/host/trace.replay \
+		$(srctree)/tests/traces/linux-6.1-boot-files.ftrace.gz
+	$(Q)$(with_i386) $(PYTHON) $(srctree)/scripts/debug-costs --build $(BUILD) \
+		> $(BUILD)/host/debug-costs.txt && cat $(BUILD)/host/debug-costs.txt && \
+		cp $(BUILD)/host/debug-costs.txt $(srctree)/docs/results/debug-costs-$$(date +%Y-%m-%d).txt && \
+		echo "(written to docs/results/debug-costs-$$(date +%Y-%m-%d).txt)"
 
 ## fuzz        libFuzzer on each allocator for FUZZ_TIME seconds (default 60): the API
 ##             fuzzer and the replay-module fuzzer
