@@ -245,12 +245,32 @@ unsigned int page_update_flags(struct page *page, unsigned long nr, unsigned int
 	return old;
 }
 
-unsigned long page_flag_census(unsigned int flag, unsigned long *inuse)
+unsigned int page_update_counted(struct page *page, unsigned int set, unsigned int clear,
+				 atomic_long_t *count)
+{
+	unsigned long flags;
+	unsigned int old;
+
+	spin_lock_irqsave(&zone_lock, flags);
+	old = page->flags;
+	page->flags = (old & ~clear) | set;
+	if (set & ~old)
+		atomic_long_add((long)page->inuse, count);
+	if (clear & old)
+		atomic_long_add(-(long)page->inuse, count);
+	spin_unlock_irqrestore(&zone_lock, flags);
+	return old;
+}
+
+unsigned long page_flag_census(unsigned int flag, unsigned long *inuse, atomic_long_t *count,
+			       long *counted)
 {
 	unsigned long flags, pfn, n = 0;
 
 	*inuse = 0;
 	spin_lock_irqsave(&zone_lock, flags);
+	if (count)
+		*counted = atomic_long_read(count);
 	for (pfn = first_pfn; pfn < end_pfn; pfn++) {
 		const struct page *page = pfn_to_page(pfn);
 

@@ -171,8 +171,7 @@ void *kmalloc_large(size_t size, gfp_t flags)
 	if (flags & __GFP_ZERO)
 		memset(addr, 0, nr << PAGE_SHIFT);
 	page->inuse = nr;
-	atomic_long_add((long)nr, &large_block_pages);
-	page_update_flags(page, 1, PG_large, 0);
+	page_update_counted(page, PG_large, 0, &large_block_pages);
 	kmem_mark_allocated(addr, nr << PAGE_SHIFT, (flags & __GFP_ZERO) != 0);
 	return addr;
 }
@@ -182,10 +181,9 @@ int kfree_large(const void *obj, struct page *page)
 	unsigned long nr, i;
 
 	if (!page || obj != page_address(page) || !(page->flags & PG_large) ||
-	    !(page_update_flags(page, 1, 0, PG_large) & PG_large))
+	    !(page_update_counted(page, 0, PG_large, &large_block_pages) & PG_large))
 		return -1;
 	nr = page->inuse;
-	atomic_long_add(-(long)nr, &large_block_pages);
 	kmem_mark_freed(obj, nr << PAGE_SHIFT);
 	kmem_mark_internal(obj, nr << PAGE_SHIFT);	/* as the page allocator gave it */
 	for (i = 0; i < nr; i++)

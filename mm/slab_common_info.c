@@ -8,17 +8,20 @@
 
 void large_blocks_count(unsigned long *blocks, unsigned long *pages)
 {
-	*blocks = page_flag_census(PG_large, pages);
+	*blocks = page_flag_census(PG_large, pages, NULL, NULL);
 }
 
+/* The pages of the blocks marked PG_large against large_block_pages, both
+ * read in one hold of zone_lock, under which both change. */
 int large_blocks_validate(void)
 {
-	unsigned long blocks, pages, counted = (unsigned long)atomic_long_read(&large_block_pages);
+	unsigned long pages;
+	long counted;
 
-	large_blocks_count(&blocks, &pages);
-	if (pages == counted)
+	page_flag_census(PG_large, &pages, &large_block_pages, &counted);
+	if ((long)pages == counted)
 		return 0;
-	pr_err("kmem: validate: large blocks hold %lu pages, the counter says %lu\n", pages,
+	pr_err("kmem: validate: large blocks hold %lu pages, the counter says %ld\n", pages,
 	       counted);
 	return 1;
 }

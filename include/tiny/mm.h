@@ -10,6 +10,7 @@
 #define TINY_MM_H
 
 #include <tiny/types.h>
+#include <tiny/atomic.h>
 #include <tiny/kconfig.h>
 #include <tiny/list.h>
 #include <tiny/gfp.h>
@@ -119,6 +120,13 @@ void *page_address(const struct page *page);
  * context; takes zone_lock with interrupts saved. */
 unsigned int page_update_flags(struct page *page, unsigned long nr, unsigned int set,
 			       unsigned int clear);
+/* page_update_flags() of one page that also counts: when it sets a flag
+ * the page did not have it adds page->inuse to *count, when it clears one
+ * the page had it takes page->inuse away, under the same hold of
+ * zone_lock, so that page_flag_census() finds the flags and the count in
+ * step however many CPUs change them. */
+unsigned int page_update_counted(struct page *page, unsigned int set, unsigned int clear,
+				 atomic_long_t *count);
 
 /* Smallest order whose block holds size bytes (size 0 gives order 0). */
 static inline unsigned int get_order(unsigned long size)
@@ -145,8 +153,11 @@ void page_alloc_sort_free_lists(void);
 
 /* The pages whose flags have flag set, counted under zone_lock (which
  * guards every page's flags); *inuse gets the sum of their page->inuse
- * (PG_large: the large blocks' pages).  For the reports.  Takes zone_lock. */
-unsigned long page_flag_census(unsigned int flag, unsigned long *inuse);
+ * (PG_large: the large blocks' pages), and *counted (if count is not NULL)
+ * the value of the page_update_counted() count *count in the same hold of
+ * the lock.  For the reports.  Takes zone_lock. */
+unsigned long page_flag_census(unsigned int flag, unsigned long *inuse, atomic_long_t *count,
+			       long *counted);
 
 /* Counters. */
 unsigned long nr_free_pages(void);

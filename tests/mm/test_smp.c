@@ -16,6 +16,7 @@
  */
 #include <tiny/kernel.h>
 #include <tiny/atomic.h>
+#include <tiny/fault_inject.h>
 #include <tiny/irqflags.h>
 #include <tiny/kmem_stress.h>
 #include <tiny/ktest.h>
@@ -928,6 +929,82 @@ static void shrink_while_others_allocate(struct ktest *t)
 	ktest_info(t, "%lu shrinks while %u CPUs allocated", shrinks, num_online_cpus() - 1);
 }
 
+/* ---- the validator against large blocks on other CPUs ------------------------ */
+
+/* The validator counts the pages of the PG_large blocks and checks them
+ * against large_block_pages; the others allocate and free large blocks
+ * meanwhile.  Both are read in one hold of zone_lock, under which both
+ * change (page_update_counted()): the counter moved on its own once made
+ * this report "large blocks hold 0 pages, the counter says 1". */
+static struct {
+	unsigned int driver;		/* the CPU that validates */
+	int stop;			/* the driver is done: the others stop */
+	unsigned int started;		/* other CPUs allocating */
+	unsigned long rounds;		/* the others' large blocks, summed */
+	unsigned long failed;		/* of them, not allocated */
+} large_race;
+
+#define LARGE_RACE_VALIDATIONS	300
+
+static void large_race_others(void)
+{
+	void *block;
+
+	__atomic_fetch_add(&large_race.started, 1, __ATOMIC_RELEASE);
+	while (!smp_load_acquire(&large_race.stop)) {
+		block = kmalloc(2 * PAGE_SIZE, GFP_KERNEL);
+		if (!block)
+			__atomic_fetch_add(&large_race.failed, 1, __ATOMIC_RELAXED);
+		kfree(block);
+		__atomic_fetch_add(&large_race.rounds, 1, __ATOMIC_RELEASE);
+	}
+}
+
+/* The driver: once the others allocate, validates LARGE_RACE_VALIDATIONS
+ * times and until the others made 100 blocks meanwhile (each wait bounded:
+ * wait_until()'s ten seconds). */
+static int large_race_started(void *arg)
+{
+	(void)arg;
+	return __atomic_load_n(&large_race.started, __ATOMIC_ACQUIRE) + 1 >= num_online_cpus();
+}
+
+static void large_race_cpu(void *arg)
+{
+	struct ktest *t = arg;
+	unsigned long i, errors = 0, from;
+
+	if (smp_processor_id() != large_race.driver) {
+		large_race_others();
+		return;
+	}
+	KTEST_EXPECT_TRUE(t, wait_until(t, large_race_started, NULL, "the others to start"));
+	from = __atomic_load_n(&large_race.rounds, __ATOMIC_ACQUIRE);
+	for (i = 0; i < LARGE_RACE_VALIDATIONS ||
+		    (__atomic_load_n(&large_race.rounds, __ATOMIC_ACQUIRE) - from < 100 &&
+		     i < 100 * LARGE_RACE_VALIDATIONS); i++) {
+		errors += (unsigned long)kmem_validate();
+		if (i % 32 == 31)
+			ktest_wait_ticks(1);	/* let time pass even with --sync-ticks */
+	}
+	KTEST_EXPECT_EQ(t, errors, 0UL);
+	ktest_info(t, "%lu validations while the others made %lu large blocks", i,
+		   __atomic_load_n(&large_race.rounds, __ATOMIC_ACQUIRE) - from);
+	smp_store_release(&large_race.stop, 1);
+}
+
+static void large_blocks_validate_while_others_allocate(struct ktest *t)
+{
+	if (!need_cpus(t, 2))
+		return;
+	memset(&large_race, 0, sizeof(large_race));
+	large_race.driver = smp_processor_id();
+	smp_run_on_all_cpus(large_race_cpu, t);
+	KTEST_EXPECT_GT(t, large_race.rounds, 0UL);
+	if (!fault_inject_active())
+		KTEST_EXPECT_EQ(t, large_race.failed, 0UL);
+}
+
 /* ---- the scaling workload, as a test ---------------------------------------------- */
 
 #define STRESS_OPS	5000	/* per CPU: a minute of SLOB at -smp 4 on a busy host */
@@ -966,6 +1043,7 @@ static const struct ktest_case smp_cases[] = {
 	KTEST_CASE(timer_and_process_allocate_on_every_cpu),
 	KTEST_CASE(caches_come_and_go_on_every_cpu),
 	KTEST_CASE(shrink_while_others_allocate),
+	KTEST_CASE(large_blocks_validate_while_others_allocate),
 	KTEST_CASE(stress_on_every_cpu),
 	{}
 };
