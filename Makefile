@@ -55,7 +55,7 @@ kconfig_env := cd $(objtree) && srctree=$(srctree) KCONFIG_CONFIG=.config
 
 config-targets := defconfig $(DEFCONFIGS) menuconfig olddefconfig savedefconfig oldconfig
 meta-targets := help clean distclean test test-bochs run iso qemu gdb sizes compare bench fuzz coverage host-test \
-		script-test check-deps vmlinux-for-qemu quick debug-costs
+		script-test check-deps vmlinux-for-qemu quick debug-costs smpbench
 build-goals := $(filter-out $(config-targets) $(meta-targets),$(MAKECMDGOALS))
 ifeq ($(MAKECMDGOALS),)
 build-goals := all
@@ -358,6 +358,21 @@ bench:
 	  $(with_i386) $(srctree)/scripts/bench-smp; } | tee $(BUILD)/bench/report.txt
 	$(Q)$(results_file) $(BUILD)/bench/report.txt bench
 	$(Q)exit $$(cat $(BUILD)/bench/status)
+
+## smpbench    the kernel's smpbench at CPUS (default 4) CPUs in QEMU, SLAB and SLOB side by
+##             side: throughput and cycles per operation against 1 CPU, median of 3 runs
+##             (docs/results/smpbench-DATE.txt; SMPBENCH_OPS operations per CPU, 20000)
+SMPBENCH_OPS ?= 20000
+smpbench:
+	$(Q)$(DEPS) build qemu python
+	$(Q)$(call build_defconfig,slab)
+	$(Q)$(call build_defconfig,slob)
+	$(Q)mkdir -p $(BUILD)/smpbench $(srctree)/docs/results
+	$(Q)$(PYTHON) $(srctree)/scripts/smpbench --build $(BUILD) --cpus $(if $(filter 1,$(CPUS)),4,$(CPUS)) \
+		--ops $(SMPBENCH_OPS) > $(BUILD)/smpbench/report.txt; status=$$?; \
+		cat $(BUILD)/smpbench/report.txt; [ $$status = 0 ] || exit $$status; \
+		cp $(BUILD)/smpbench/report.txt $(srctree)/docs/results/smpbench-$$(date +%Y-%m-%d).txt && \
+		echo "(written to docs/results/smpbench-$$(date +%Y-%m-%d).txt)"
 
 ## debug-costs what kmem_debug= costs: the shipped trace replayed on the host without the
 ##             layer and with each letter (none, Z, P, U, ZPU), SLAB and SLOB: ns per call
