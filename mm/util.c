@@ -18,11 +18,18 @@ void kmem_bad_free(const char *fn, const void *obj, const char *why, void *calle
 	pr_err("%s: bad pointer %p from %pS: %s; ignored\n", fn, obj, caller, why);
 }
 
+static atomic_t validate_held;
+
+void kmem_debug_validate_hold(int hold)
+{
+	atomic_add(hold ? 1 : -1, &validate_held);
+}
+
 void __kmem_debug_validate(const char *op, const void *obj)
 {
 	static atomic_t reported;
 
-	if (atomic_read(&reported))
+	if (atomic_read(&reported) || atomic_read(&validate_held))
 		return;
 	if (kmem_validate() && !atomic_xchg(&reported, 1)) {
 		pr_err("kmem: heap inconsistent after %s(%p); further checks off\n", op, obj);

@@ -197,6 +197,10 @@ extern unsigned long kmem_bad_free_count;
  * and reports the first operation after which it fails.  Without it, not
  * even a call on the allocators' fast paths. */
 void __kmem_debug_validate(const char *op, const void *obj);
+/* A self-test that leaves the heap inconsistent on purpose for a while (two
+ * copies of one object in two CPUs' magazines) holds that check off
+ * meanwhile: kmem_debug_validate_hold(1), then (0).  Nests. */
+void kmem_debug_validate_hold(int hold);
 static inline void kmem_debug_validate(const char *op, const void *obj)
 {
 	if (IS_ENABLED(CONFIG_DEBUG_KMEM_VALIDATE))

@@ -1608,9 +1608,11 @@ static void racing_double_free_found_at_flush(struct ktest *t)
 		KTEST_ASSERT_NOT_NULL(t, r.obj[i]);
 	}
 	ktest_expect_reports(t, DFREE_ROUNDS);	/* one per object: its second flush */
+	kmem_debug_validate_hold(1);		/* the copies are an inconsistency */
 	smp_run_on_all_cpus(double_free_cpu, &r);
 	during = kmem_bad_free_count - bad;	/* full magazines flushed meanwhile */
 	kmem_cache_shrink(r.c);			/* every CPU drains its magazine */
+	kmem_debug_validate_hold(0);
 	n = counts_of(r.c);
 	KTEST_EXPECT_EQ(t, kmem_bad_free_count - bad, (unsigned long)DFREE_ROUNDS);
 	KTEST_EXPECT_EQ(t, n.cached, 0UL);
