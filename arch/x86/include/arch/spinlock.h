@@ -43,7 +43,7 @@ typedef struct {
 
 #define __ARCH_SPIN_LOCK_UNLOCKED	{ 0 }
 #define TICKET_SHIFT			16
-#define SPIN_BACKOFF_MAX		64	/* pauses between two tries, at most */
+#define SPIN_BACKOFF_MAX		4096	/* pauses between two tries, at most */
 #define SPIN_TAS_PATIENCE		256	/* hand-overs missed, then a ticket */
 
 /* Nonzero: CPUs wait by test-and-set with backoff, else by ticket.  Set

@@ -47,7 +47,7 @@ typedef struct {
 } __attribute__((aligned(4))) arch_spinlock_t;	/* one lock-free 32-bit word */
 
 #define __ARCH_SPIN_LOCK_UNLOCKED	{ 0, 0 }
-#define SPIN_BACKOFF_MAX		64	/* pauses between two tries, at most */
+#define SPIN_BACKOFF_MAX		4096	/* pauses between two tries, at most */
 #define SPIN_TAS_PATIENCE		256	/* hand-overs missed, then a ticket */
 
 /* Nonzero: CPUs wait by test-and-set with backoff, else by ticket
