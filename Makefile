@@ -407,9 +407,9 @@ coverage:
 	$(Q)$(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slob coverage
 	$(Q)mkdir -p $(BUILD)/coverage $(srctree)/docs/results
 	$(Q)$(PYTHON) $(srctree)/scripts/coverage --build $(BUILD) --out $(BUILD)/coverage slab slob \
-		> $(BUILD)/coverage/report.txt; status=$$?; cat $(BUILD)/coverage/report.txt; \
+		> $(BUILD)/coverage/summary.txt; status=$$?; cat $(BUILD)/coverage/summary.txt; \
 		[ $$status = 0 ] || exit $$status; \
-		cp $(BUILD)/coverage/report.txt $(srctree)/docs/results/coverage-$$(date +%Y-%m-%d).txt && \
+		cp $(BUILD)/coverage/summary.txt $(srctree)/docs/results/coverage-$$(date +%Y-%m-%d).txt && \
 		echo "(written to docs/results/coverage-$$(date +%Y-%m-%d).txt)"
 
 ## check-deps  check that every system header, library and tool the builds under build/

@@ -280,6 +280,21 @@ static int cache_object_ok(struct kmem_cache *c, void *b)
 	return !slob_heap_check(b, c->units);
 }
 
+/* Gives b, an object of c, back to the heap; 0, and nothing changed, if
+ * the heap refuses it (no block of c's size starts at b).  slob_lock held. */
+static int slob_free_object(struct kmem_cache *c, void *b)
+{
+	if (kmem_memcheck_watches() && !cache_object_ok(c, b))
+		return 0;
+	kmem_mark_freed(b, c->common.object_size);
+	if (slob_heap_free(b, c->units)) {
+		kmem_mark_allocated(b, c->common.object_size, 1);
+		return 0;
+	}
+	c->inuse--;
+	return 1;
+}
+
 void __kmem_cache_free(struct kmem_cache *c, void *b)
 {
 	unsigned long flags;
@@ -288,22 +303,20 @@ void __kmem_cache_free(struct kmem_cache *c, void *b)
 	if (!b)
 		return;
 	spin_lock_irqsave(&slob_lock, flags);
-	ok = cache_object_ok(c, b) && !being_freed(b);
-	if (ok && c->common.dtor) {	/* marked, so that a second free is refused */
+	ok = !being_freed(b);
+	if (ok && c->common.dtor) {	/* checked first; marked, so that a second free is refused */
 		void **mine = &slob_freeing[smp_processor_id()], *outer = *mine;
 
-		*mine = b;
-		spin_unlock_irqrestore(&slob_lock, flags);
-		c->common.dtor(b);
-		spin_lock_irqsave(&slob_lock, flags);
-		*mine = outer;
 		ok = cache_object_ok(c, b);
+		if (ok) {
+			*mine = b;
+			spin_unlock_irqrestore(&slob_lock, flags);
+			c->common.dtor(b);
+			spin_lock_irqsave(&slob_lock, flags);
+			*mine = outer;
+		}
 	}
-	if (ok) {
-		kmem_mark_freed(b, c->common.object_size);
-		slob_heap_free(b, c->units);
-		c->inuse--;
-	}
+	ok = ok && slob_free_object(c, b);	/* the heap checks b again as it frees it */
 	spin_unlock_irqrestore(&slob_lock, flags);
 	if (!ok) {
 		kmem_bad_free("kmem_cache_free", b, KMEM_NOT_CACHE_OBJECT, __builtin_return_address(0));

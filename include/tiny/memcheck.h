@@ -14,6 +14,13 @@
 #include <tiny/types.h>
 #include <arch/memcheck.h>
 
+/* Whether a checker watches (the host's valgrind and ASan builds): it must
+ * then hear of a free only once the allocator has checked the pointer. */
+static inline int kmem_memcheck_watches(void)
+{
+	return ARCH_MEMCHECK_WATCHES;
+}
+
 /* size bytes at p now belong to a caller (contents undefined, or defined
  * when the allocator initialised them: zeroed or constructed). */
 static inline void kmem_mark_allocated(const void *p, size_t size, int initialised)

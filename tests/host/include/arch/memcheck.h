@@ -9,6 +9,8 @@
 #if defined(HOST_VALGRIND)
 #include <valgrind/memcheck.h>
 
+#define ARCH_MEMCHECK_WATCHES	1
+
 static inline void arch_memcheck_alloc(const void *p, size_t size, int initialised)
 {
 	VALGRIND_MALLOCLIKE_BLOCK(p, size, 0, 0);
@@ -43,10 +45,12 @@ static inline void arch_memcheck_noaccess(const void *p, size_t size)
 #endif
 
 #ifdef HOST_ASAN
+#define ARCH_MEMCHECK_WATCHES	1
 #include <sanitizer/asan_interface.h>
 #define host_poison(p, n)	__asan_poison_memory_region((p), (n))
 #define host_unpoison(p, n)	__asan_unpoison_memory_region((p), (n))
 #else
+#define ARCH_MEMCHECK_WATCHES	0
 #define host_poison(p, n)	((void)(p), (void)(n))
 #define host_unpoison(p, n)	((void)(p), (void)(n))
 #endif
