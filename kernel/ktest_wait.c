@@ -13,3 +13,8 @@ void ktest_wait_ticks(unsigned long ticks)
 	while (time_before(jiffies, end))
 		arch_idle();
 }
+
+unsigned long ktest_ticks_per_second(void)
+{
+	return HZ;
+}

@@ -164,6 +164,13 @@ void __ktest_expect_reports(struct ktest *t, unsigned int n, const char *file, i
 /* Lets ticks timer interrupts happen (the kernel waits for them with
  * interrupts on; the host harness delivers them).  Process context. */
 void ktest_wait_ticks(unsigned long ticks);
+/* About a second of real time in ticks where the tests run: HZ in the
+ * kernel; on the host, whose harness ticks every 200 us, many more.  For
+ * how long a case waits for another CPU before it gives up (a busy host
+ * may leave a CPU thread unscheduled for far longer than HZ host ticks),
+ * never for what a timer means. */
+unsigned long ktest_ticks_per_second(void);
+#define KTEST_SECONDS(s)	((unsigned long)(s) * ktest_ticks_per_second())
 
 #ifdef CONFIG_SELFTEST
 /*

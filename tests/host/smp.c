@@ -474,6 +474,15 @@ static void wait_others_ticked(void)
 			cpu_relax();
 }
 
+/* With a ticking timer, its ticks in a second; synchronous ticks come as
+ * fast as the CPUs take them: HZ, as in the kernel. */
+unsigned long ktest_ticks_per_second(void)
+{
+	unsigned int usec = __atomic_load_n(&tick_usec, __ATOMIC_RELAXED);
+
+	return usec ? 1000000UL / usec : HZ;
+}
+
 /* The self-tests' wait: with a ticking timer, sleep until jiffies has
  * moved on; without one (--sync-ticks), tick every CPU that many times
  * (this one at once, the others as soon as they take the interrupt, each

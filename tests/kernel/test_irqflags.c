@@ -150,7 +150,7 @@ static void test_and_set_wait_excludes(struct ktest *t)
 	lock_excludes(t, 1);
 }
 
-#define ORDER_WAIT_TICKS	(60UL * HZ)	/* a minute of the kernel's ticks */
+#define ORDER_WAIT_TICKS	KTEST_SECONDS(60)	/* about a minute */
 
 static struct {
 	spinlock_t lock;

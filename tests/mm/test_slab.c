@@ -1402,7 +1402,7 @@ struct validate_race {
 };
 
 #define VALIDATE_RACE_ROUNDS	2000
-#define VALIDATE_RACE_WAIT	(30 * HZ)	/* for each side: generous, printed */
+#define VALIDATE_RACE_WAIT	KTEST_SECONDS(30)	/* for each side: generous, printed */
 
 static unsigned int load_u32(const unsigned int *p)
 {
@@ -1508,7 +1508,7 @@ static void fill_magazine_cpu(void *arg)
  * CPUs' timers run on their own ticks, which a busy host may hold back
  * while CPU 0 counts jiffies: the wait is bounded generously (30 s of
  * ticks; two passes take 2 to 3 reap intervals) and printed. */
-#define REAP_AGES_WAIT		(30 * HZ)
+#define REAP_AGES_WAIT		KTEST_SECONDS(30)
 static void reaper_ages_every_cpu(struct ktest *t)
 {
 	struct kmem_cache *c;
