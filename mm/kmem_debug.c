@@ -659,15 +659,21 @@ static void forward_end(struct kdbg_forward prev)
 	forwarding[smp_processor_id()] = prev;
 }
 
+/* Any CPU, from the allocator's report (perhaps under the allocator's own
+ * lock, which kdbg_lock nests inside: the allocator is never called under
+ * kdbg_lock). */
 void *kmem_debug_bad_free(const void *obj, void *caller)
 {
 	const struct kdbg_forward *f = &forwarding[smp_processor_id()];
+	unsigned long save;
 
 	if (f->caller && (obj == f->obj || obj == f->obj2))
 		caller = f->caller;
+	spin_lock_irqsave(&kdbg_lock, save);
 	report_begin(KDBG_BAD_FREE, NULL);
 	kmem_debug_last.obj = obj;
 	kmem_debug_last.caller = caller;
+	spin_unlock_irqrestore(&kdbg_lock, save);
 	return caller;
 }
 

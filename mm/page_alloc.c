@@ -87,7 +87,7 @@ static int page_in_map(const struct page *page)
 
 static void add_to_free_list(struct page *page, unsigned int order)
 {
-	page->flags = (page->flags & ~PG_head) | PG_buddy;
+	WRITE_ONCE(page->flags, (page->flags & ~PG_head) | PG_buddy);
 	page->order = order;
 	list_add(&page->lru, &free_area[order].free_list);
 	free_area[order].nr_free++;
@@ -96,7 +96,7 @@ static void add_to_free_list(struct page *page, unsigned int order)
 static void del_from_free_list(struct page *page, unsigned int order)
 {
 	list_del(&page->lru);
-	page->flags &= ~PG_buddy;
+	WRITE_ONCE(page->flags, page->flags & ~PG_buddy);
 	free_area[order].nr_free--;
 }
 
@@ -207,7 +207,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	if (free_page_count >= (1UL << order) + keep)
 		page = buddy_take(order);
 	if (page) {
-		page->flags |= PG_head;
+		WRITE_ONCE(page->flags, page->flags | PG_head);
 		page->order = order;
 		free_page_count -= 1UL << order;
 	}
@@ -240,7 +240,7 @@ unsigned int page_update_flags(struct page *page, unsigned long nr, unsigned int
 	spin_lock_irqsave(&zone_lock, flags);
 	old = page->flags;
 	for (i = 0; i < nr; i++)
-		page[i].flags = (page[i].flags & ~clear) | set;
+		WRITE_ONCE(page[i].flags, (page[i].flags & ~clear) | set);
 	spin_unlock_irqrestore(&zone_lock, flags);
 	return old;
 }
@@ -253,7 +253,7 @@ unsigned int page_update_counted(struct page *page, unsigned int set, unsigned i
 
 	spin_lock_irqsave(&zone_lock, flags);
 	old = page->flags;
-	page->flags = (old & ~clear) | set;
+	WRITE_ONCE(page->flags, (old & ~clear) | set);
 	if (set & ~old)
 		atomic_long_add((long)page->inuse, count);
 	if (clear & old)
@@ -343,7 +343,7 @@ static void free_block(struct page *page, unsigned int order, void *caller)
 	spin_lock_irqsave(&zone_lock, flags);
 	why = bad_free_reason(page, order);
 	if (!why) {
-		page->flags &= ~PG_head;
+		WRITE_ONCE(page->flags, page->flags & ~PG_head);
 		if (!poison) {
 			kmem_mark_noaccess(page_address(page), PAGE_SIZE << order);
 			release_block(page, order);
@@ -369,7 +369,7 @@ void split_page_block(struct page *page, unsigned int order, unsigned long nr)
 
 	spin_lock_irqsave(&zone_lock, flags);
 	for (i = 0; i < nr; i++) {
-		page[i].flags |= PG_head;
+		WRITE_ONCE(page[i].flags, page[i].flags | PG_head);
 		page[i].order = 0;
 	}
 	while (i < (1UL << order)) {	/* the tail, in aligned blocks */

@@ -309,7 +309,7 @@ static void slab_retire(struct kmem_cache *c, struct slab *slabp, struct list_he
 
 	assert_spin_held(&c->lock);
 	for (i = 0; i < (1UL << c->gfporder); i++)
-		page[i].s_mem = end;
+		WRITE_ONCE(page[i].s_mem, end);
 	list_move(&slabp->list, dead);
 	c->num_slabs--;
 	c->free_objects -= c->num;
@@ -332,7 +332,7 @@ static int slab_put_obj(struct kmem_cache *c, void *objp, struct list_head *dead
 	assert_spin_held(&c->lock);
 	if (unlikely(idx < 0))
 		return -1;
-	slabp = page->slab;
+	slabp = READ_ONCE(page->slab);
 	state = &slab_bufctl(slabp)[idx];
 	if (unlikely(*state != BUFCTL_OUT))
 		return -1;
@@ -418,23 +418,32 @@ static struct slab *alloc_slabmgmt(struct kmem_cache *c, void *addr, size_t colo
 	return slabp;
 }
 
+/* The page flags of a slab of c: PG_slab and what the slab is for. */
+static unsigned int slab_page_flags(const struct kmem_cache *c)
+{
+	return PG_slab | (c->common.flags & CFLGS_GENERAL ? PG_kmalloc : 0) |
+	       (c->common.flags & CFLGS_INTERNAL ? PG_internal : 0);
+}
+
 /* Points every page of a slab at c, slabp and its first object and sets
- * PG_slab, or clears them (c NULL).  The flag changes under zone_lock
- * (page_update_flags()), set after the pointers and cleared before them. */
+ * its flags (slab_page_flags()), or clears them (c NULL).  The flags
+ * change under zone_lock (page_update_flags()), set after the pointers and
+ * cleared before them, so that a reader without a lock that finds PG_slab
+ * then reads pointers that are this slab's or NULL. */
 static void slab_map_pages(struct page *page, unsigned int order, struct kmem_cache *c,
 			   struct slab *slabp)
 {
 	unsigned long i;
 
 	if (!c)
-		page_update_flags(page, 1UL << order, 0, PG_slab);
+		page_update_flags(page, 1UL << order, 0, PG_slab | PG_kmalloc | PG_internal);
 	for (i = 0; i < (1UL << order); i++) {
-		page[i].slab_cache = c;
-		page[i].slab = slabp;
-		page[i].s_mem = slabp ? slabp->s_mem : NULL;
+		WRITE_ONCE(page[i].slab_cache, c);
+		WRITE_ONCE(page[i].slab, slabp);
+		WRITE_ONCE(page[i].s_mem, slabp ? slabp->s_mem : NULL);
 	}
 	if (c)
-		page_update_flags(page, 1UL << order, PG_slab, 0);
+		page_update_flags(page, 1UL << order, slab_page_flags(c), 0);
 }
 
 /* Constructs every object of a new slab, hands the first n (at most num)
@@ -660,9 +669,9 @@ static __always_inline void *cache_alloc(struct kmem_cache *c, gfp_t flags)
 static const char *not_an_object(const struct kmem_cache *c, const struct page *page,
 				 const void *objp)
 {
-	if (!page || !(page->flags & PG_slab))
+	if (!page || !(READ_ONCE(page->flags) & PG_slab))
 		return "not a slab object";
-	if (page->slab_cache != c)
+	if (READ_ONCE(page->slab_cache) != c)
 		return "the object belongs to another cache";
 	if (obj_index_on_page(c, page, objp) < 0)
 		return "not the start of an object";
@@ -823,8 +832,8 @@ noinline void slab_internal_free(struct kmem_cache *c, const void *objp)
 	const char *why = NULL;
 	unsigned long save;
 
-	if (!c && page && (page->flags & PG_slab))
-		c = page->slab_cache;
+	if (!c && page && (READ_ONCE(page->flags) & PG_internal))
+		c = READ_ONCE(page->slab_cache);	/* internal caches live for ever */
 	if (!c || !is_internal(c))
 		why = "not an internal object";
 	else
@@ -888,37 +897,46 @@ void *__kmalloc(size_t size, gfp_t flags)
 	return objp;
 }
 
-/* Is c one of kmalloc()'s size classes (whose objects kfree() takes)? */
-static int is_general(const struct kmem_cache *c)
+/* The kmalloc() size class whose slab page is, read without a lock: NULL
+ * if page (flags, read once) is no slab of one.  Size classes are never
+ * destroyed, so the cache read is one, or NULL while the slab is unmapped
+ * (slab_map_pages() clears the flags, then the pointers); the cache of
+ * any other slab is never read here, since it may be being destroyed. */
+static struct kmem_cache *kmalloc_cache_of(const struct page *page, unsigned int flags)
 {
-	return c->common.flags & CFLGS_GENERAL;
+	return flags & PG_kmalloc ? READ_ONCE(page->slab_cache) : NULL;
 }
 
-/* Why kfree() refuses an object of c, which is no general cache. */
-static const char *not_kmalloc(const struct kmem_cache *c)
+/* Why kfree() refuses an object of a slab page whose flags are flags and
+ * that is no kmalloc() slab. */
+static const char *not_kmalloc(unsigned int flags)
 {
-	return is_internal(c) ? "the allocator's own object (a cache, magazine or descriptor)" :
-				"an object of a cache, not a kmalloc() block";
+	if (flags & PG_kmalloc)		/* one, being unmapped as we looked */
+		return KMEM_NOT_KMALLOC;
+	return flags & PG_internal ? "the allocator's own object (a cache, magazine or descriptor)" :
+				     "an object of a cache, not a kmalloc() block";
 }
 
 void __kfree(const void *objp)
 {
 	struct kmem_cache *c;
 	struct page *page;
+	unsigned int flags;
 	const char *why;
 
 	if (unlikely(ZERO_OR_NULL_PTR(objp)))
 		return;
 	page = virt_to_page(objp);
-	if (unlikely(!page || !(page->flags & PG_slab))) {
+	flags = page ? READ_ONCE(page->flags) : 0;
+	if (unlikely(!(flags & PG_slab))) {
 		if (kfree_large(objp, page))
 			kmem_bad_free("kfree", objp, KMEM_NOT_KMALLOC, __builtin_return_address(0));
 		else
 			kmem_debug_validate("kfree", objp);
 		return;
 	}
-	c = page->slab_cache;
-	why = likely(is_general(c)) ? cache_free(c, page, objp) : not_kmalloc(c);
+	c = kmalloc_cache_of(page, flags);
+	why = likely(c) ? cache_free(c, page, objp) : not_kmalloc(flags);
 	if (unlikely(why)) {
 		kmem_bad_free("kfree", objp, why, __builtin_return_address(0));
 		return;
@@ -934,10 +952,8 @@ static size_t general_block_size(const void *objp, const struct page *page)
 	unsigned long save;
 	int just_freed;
 
-	if (!page || !(page->flags & PG_slab) || !is_general(page->slab_cache))
-		return 0;
-	c = page->slab_cache;
-	if (obj_index_on_page(c, page, objp) < 0)
+	c = page ? kmalloc_cache_of(page, READ_ONCE(page->flags)) : NULL;
+	if (!c || obj_index_on_page(c, page, objp) < 0)
 		return 0;
 	local_irq_save(save);
 	just_freed = on_magazine_top(c, objp);

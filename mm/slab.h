@@ -289,7 +289,7 @@ static inline unsigned int obj_to_index(const struct kmem_cache *c, const struct
 static inline long obj_index_on_page(const struct kmem_cache *c, const struct page *page,
 				     const void *objp)
 {
-	size_t offset = (uintptr_t)objp - (uintptr_t)page->s_mem;	/* huge if before */
+	size_t offset = (uintptr_t)objp - (uintptr_t)READ_ONCE(page->s_mem);	/* huge if before */
 	unsigned int idx = obj_index(c, offset);
 
 	if (offset >= c->objs_bytes || (size_t)idx * c->buffer_size != offset)
@@ -300,7 +300,7 @@ static inline long obj_index_on_page(const struct kmem_cache *c, const struct pa
 /* Is page a slab page of c? */
 static inline int page_of_cache(const struct page *page, const struct kmem_cache *c)
 {
-	return page && (page->flags & PG_slab) && page->slab_cache == c;
+	return page && (READ_ONCE(page->flags) & PG_slab) && READ_ONCE(page->slab_cache) == c;
 }
 
 /* The bufctl entry of objp if it is the start of an object of c in a slab
@@ -313,7 +313,7 @@ static inline kmem_bufctl_t *obj_bufctl(const struct kmem_cache *c, const struct
 	if (!page_of_cache(page, c))
 		return NULL;
 	idx = obj_index_on_page(c, page, objp);
-	return idx < 0 ? NULL : &slab_bufctl(page->slab)[idx];
+	return idx < 0 ? NULL : &slab_bufctl(READ_ONCE(page->slab))[idx];
 }
 
 /* Bytes of an on-slab descriptor with num bufctl entries, objects aligned after it. */

@@ -180,7 +180,7 @@ int kfree_large(const void *obj, struct page *page)
 {
 	unsigned long nr, i;
 
-	if (!page || obj != page_address(page) || !(page->flags & PG_large) ||
+	if (!page || obj != page_address(page) || !(READ_ONCE(page->flags) & PG_large) ||
 	    !(page_update_counted(page, 0, PG_large, &large_block_pages) & PG_large))
 		return -1;
 	nr = page->inuse;

@@ -158,7 +158,7 @@ struct slob_at {
 
 static slob_hot int slob_locate(const void *b, struct page *page, struct slob_at *at)
 {
-	if (!page || !(page->flags & PG_slab) || !IS_ALIGNED((uintptr_t)b, SLOB_UNIT))
+	if (!page || !(READ_ONCE(page->flags) & PG_slab) || !IS_ALIGNED((uintptr_t)b, SLOB_UNIT))
 		return 0;
 	at->map = page->slab;
 	at->base = (slob_t *)((uintptr_t)b & PAGE_MASK);
@@ -376,7 +376,7 @@ static int slob_page_starts_free(const slob_t *base, int units)
 	struct page *page = virt_to_page(base);
 	const unsigned long *map;
 
-	if (!page || !(page->flags & PG_slab))
+	if (!page || !(READ_ONCE(page->flags) & PG_slab))
 		return 0;
 	map = page->slab;
 	return map_test(map, 0) && slob_is_free(map, 0) && base->units >= units;
@@ -493,7 +493,7 @@ static int slob_is_run(struct slob_at *at, int units)
 			return 0;
 		p += SLOB_PAGE_UNITS;
 		page = virt_to_page(p);
-		if (!page || !(page->flags & PG_slab))
+		if (!page || !(READ_ONCE(page->flags) & PG_slab))
 			return 0;
 		map = page->slab;
 	}

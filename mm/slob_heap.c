@@ -154,7 +154,7 @@ static struct page *place(slob_t *b, int units, slob_t ***link, slob_t **prev)
 	int i = (int)(((uintptr_t)b & ~PAGE_MASK) / SLOB_UNIT);
 	slob_t **l;
 
-	if (!page || !(page->flags & PG_slab) || !IS_ALIGNED((uintptr_t)b, SLOB_UNIT) ||
+	if (!page || !(READ_ONCE(page->flags) & PG_slab) || !IS_ALIGNED((uintptr_t)b, SLOB_UNIT) ||
 	    units < 1 || i + units > SLOB_PAGE_UNITS)
 		return NULL;
 	*prev = NULL;
@@ -198,7 +198,7 @@ static int run_take(slob_t *b, int units, int take)
 	for (; units > 0; units -= SLOB_PAGE_UNITS, b += SLOB_PAGE_UNITS) {
 		struct page *page = virt_to_page(b);
 
-		if (!page || !(page->flags & PG_slab) || page->slab != b ||
+		if (!page || !(READ_ONCE(page->flags) & PG_slab) || page->slab != b ||
 		    b->units < min(units, SLOB_PAGE_UNITS))
 			return 0;
 		if (take)
@@ -311,7 +311,7 @@ slob_t *slob_heap_header(const void *obj, uintptr_t tag)
 	slob_t *m;
 
 	assert_spin_held(&slob_lock);
-	if (!page || !(page->flags & PG_slab) || !IS_ALIGNED((uintptr_t)obj, SLOB_UNIT) || !i)
+	if (!page || !(READ_ONCE(page->flags) & PG_slab) || !IS_ALIGNED((uintptr_t)obj, SLOB_UNIT) || !i)
 		return NULL;
 	m = (slob_t *)obj - 1;
 	kmem_mark_internal(m, SLOB_UNIT);	/* read as the allocator's */

@@ -30,6 +30,11 @@
 #define PG_head		0x04u	/* first page of an allocated block; order is valid */
 #define PG_slab		0x08u	/* owned by the object allocator */
 #define PG_large	0x10u	/* head of a large kmalloc() block (mm/slab_common.c) */
+/* With PG_slab, what SLAB's slab is for, set and cleared with it, so that a
+ * check without a lock learns it from one word and never reads a cache
+ * that may be going away (mm/slab.c) */
+#define PG_kmalloc	0x20u	/* a slab of a kmalloc() size class */
+#define PG_internal	0x40u	/* a slab of the allocator's own objects */
 
 struct page {
 	unsigned int flags;		/* PG_* */

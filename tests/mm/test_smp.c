@@ -78,14 +78,14 @@ static int wait_until(struct ktest *t, int (*fn)(void *arg), void *arg, const ch
 {
 	unsigned long ticks;
 
-	for (ticks = 0; ticks < 10UL * HZ; ticks++) {
+	for (ticks = 0; ticks < KTEST_SECONDS(10); ticks++) {
 		if (fn(arg))
 			return 1;
 		ktest_wait_ticks(1);
 	}
 	if (fn(arg))
 		return 1;
-	ktest_info(t, "gave up waiting after %lu ticks (10 s) for %s", 10UL * HZ, what);
+	ktest_info(t, "gave up waiting after %lu ticks (10 s) for %s", KTEST_SECONDS(10), what);
 	return 0;
 }
 
@@ -212,7 +212,7 @@ static void torture_cpu(void *arg)
 	}
 	/* the timer must have taken the lock at least once: wait for it, at
 	 * most ten seconds of ticks, rather than hope a tick fell inside */
-	for (i = 0; i < 10 * HZ && !__atomic_load_n(&torture.irq[cpu], __ATOMIC_RELAXED); i++)
+	for (i = 0; i < KTEST_SECONDS(10) && !__atomic_load_n(&torture.irq[cpu], __ATOMIC_RELAXED); i++)
 		ktest_wait_ticks(1);
 	__atomic_store_n(&torture.stop, 1, __ATOMIC_RELAXED);
 	del_timer_sync(&torture.timer[cpu]);
@@ -266,7 +266,7 @@ static void misuse_holder(void)
 
 	spin_lock(&misuse.lock);
 	__atomic_store_n(&misuse.held, 1, __ATOMIC_RELEASE);
-	for (ticks = 0; ticks < 10UL * HZ; ticks++) {
+	for (ticks = 0; ticks < KTEST_SECONDS(10); ticks++) {
 		if (counter_read(&spin_bug_count) >= misuse.bugs_before + 2)
 			break;
 		ktest_wait_ticks(1);
@@ -402,7 +402,7 @@ static unsigned int timers_other;	/* the CPU that arms moved, cancelled, busy */
  * that a del_timer_sync() that did not wait would return with it running. */
 static void cpu_timer_hold(struct cpu_timer *ct)
 {
-	unsigned long end = jiffies + 10UL * HZ;
+	unsigned long end = jiffies + KTEST_SECONDS(10);
 	unsigned int i;
 
 	mod_timer(&ct->timer, jiffies + 1);
@@ -747,7 +747,7 @@ static void irq_alloc_cpu(void *arg)
 	}
 	/* the timer must have run three times, with process context busy in
 	 * between: wait for that, at most ten seconds of ticks */
-	for (i = 0; i < 10 * HZ && __atomic_load_n(&a->fired, __ATOMIC_RELAXED) < 3; i++) {
+	for (i = 0; i < KTEST_SECONDS(10) && __atomic_load_n(&a->fired, __ATOMIC_RELAXED) < 3; i++) {
 		kfree(kmalloc(32 + i % 200, GFP_KERNEL));
 		ktest_wait_ticks(1);
 	}
@@ -856,7 +856,7 @@ static atomic_t shrink_workers_done, shrink_start;
  * CPUs are scheduled; returns 0 if it gave up. */
 static int wait_for_a_shrink(unsigned long since)
 {
-	unsigned long end = jiffies + 10UL * HZ;
+	unsigned long end = jiffies + KTEST_SECONDS(10);
 
 	while (__atomic_load_n(&shrinks, __ATOMIC_RELAXED) == since)
 		if (time_after(jiffies, end))
@@ -929,6 +929,103 @@ static void shrink_while_others_allocate(struct ktest *t)
 	ktest_info(t, "%lu shrinks while %u CPUs allocated", shrinks, num_online_cpus() - 1);
 }
 
+/* ---- bad-pointer checks while the pages under them come and go ---------------- */
+
+/* The driver creates a cache, fills it, frees everything, destroys it and
+ * gives the pages back, round after round; the other CPUs meanwhile ask
+ * ksize() of a pointer to one of its objects, which is never a kmalloc()
+ * block: each call must be refused (0, one report), whether the page under
+ * it is a slab of the cache, free in the cache, back with the page
+ * allocator or a slab again.  The check reads page flags and the
+ * allocator's words that shrink and destroy write on another CPU: TSan and
+ * ASan watch it on the host. */
+#define STALE_CHECKS	150	/* per other CPU: each prints its report */
+#define STALE_OBJS	24
+
+static struct {
+	void *stale;			/* an object of the driver's cache, or NULL */
+	int no_cache;			/* the driver could make none: the others stop */
+	atomic_t done;			/* other CPUs done */
+	unsigned long accepted;		/* ksize() calls that took the pointer */
+	unsigned long rounds;		/* the driver's */
+} stale;
+
+static void stale_driver(unsigned int others)
+{
+	void *obj[STALE_OBJS];
+	struct kmem_cache *c;
+	unsigned int i;
+
+	while (atomic_read(&stale.done) < (int)others) {
+		c = kmem_cache_create("smp_stale", 200, 0, 0, NULL, NULL);
+		if (!c && !READ_ONCE(stale.stale))
+			WRITE_ONCE(stale.no_cache, 1);
+		for (i = 0; c && i < STALE_OBJS; i++)
+			obj[i] = kmem_cache_alloc(c, GFP_KERNEL);
+		if (c && obj[STALE_OBJS / 2])
+			WRITE_ONCE(stale.stale, obj[STALE_OBJS / 2]);
+		for (i = 0; c && i < STALE_OBJS; i++)
+			kmem_cache_free(c, obj[i]);
+		if (c)
+			kmem_cache_destroy(c);
+		kmem_reclaim();
+		WRITE_ONCE(stale.rounds, stale.rounds + 1);
+	}
+}
+
+/* Waits until the driver has begun another round after round, at most
+ * about ten seconds. */
+static void wait_for_round(unsigned long round)
+{
+	unsigned long end = jiffies + KTEST_SECONDS(10);
+
+	while (READ_ONCE(stale.rounds) == round && time_before(jiffies, end))
+		cpu_relax();
+}
+
+static void stale_cpu(void *arg)
+{
+	unsigned int *driver = arg, i;
+
+	if (smp_processor_id() == *driver) {
+		stale_driver(num_online_cpus() - 1);
+		return;
+	}
+	while (!READ_ONCE(stale.stale) && !READ_ONCE(stale.no_cache))
+		cpu_relax();
+	if (!READ_ONCE(stale.stale)) {	/* no cache: the case fails on its reports */
+		atomic_inc(&stale.done);
+		return;
+	}
+	for (i = 0; i < STALE_CHECKS; i++) {
+		if (i % 10 == 9)	/* spread over rounds: wait for the next one */
+			wait_for_round(READ_ONCE(stale.rounds));
+		if (ksize(READ_ONCE(stale.stale)))
+			__atomic_fetch_add(&stale.accepted, 1, __ATOMIC_RELAXED);
+		cpu_relax();
+	}
+	atomic_inc(&stale.done);
+}
+
+static void bad_pointer_checks_race_shrink_and_destroy(struct ktest *t)
+{
+	unsigned int driver = smp_processor_id();
+
+	if (!need_cpus(t, 2))
+		return;
+	if (fault_inject_active()) {	/* the others wait for a cache to exist */
+		ktest_skip(t, "fault injection is on");
+		return;
+	}
+	memset(&stale, 0, sizeof(stale));
+	ktest_expect_reports(t, STALE_CHECKS * (num_online_cpus() - 1));
+	smp_run_on_all_cpus(stale_cpu, &driver);
+	KTEST_EXPECT_EQ(t, stale.accepted, 0UL);
+	ktest_info(t, "%u refused checks on %u CPUs during %lu rounds of create, free, destroy "
+		   "and reclaim", STALE_CHECKS * (num_online_cpus() - 1), num_online_cpus() - 1,
+		   stale.rounds);
+}
+
 /* ---- the validator against large blocks on other CPUs ------------------------ */
 
 /* The validator counts the pages of the PG_large blocks and checks them
@@ -961,8 +1058,8 @@ static void large_race_others(void)
 }
 
 /* The driver: once the others allocate, validates LARGE_RACE_VALIDATIONS
- * times and until the others made 100 blocks meanwhile (each wait bounded:
- * wait_until()'s ten seconds). */
+ * times and until the others made 100 blocks meanwhile (each wait bounded
+ * by about ten seconds). */
 static int large_race_started(void *arg)
 {
 	(void)arg;
@@ -972,7 +1069,7 @@ static int large_race_started(void *arg)
 static void large_race_cpu(void *arg)
 {
 	struct ktest *t = arg;
-	unsigned long i, errors = 0, from;
+	unsigned long i, errors = 0, from, end;
 
 	if (smp_processor_id() != large_race.driver) {
 		large_race_others();
@@ -980,9 +1077,10 @@ static void large_race_cpu(void *arg)
 	}
 	KTEST_EXPECT_TRUE(t, wait_until(t, large_race_started, NULL, "the others to start"));
 	from = __atomic_load_n(&large_race.rounds, __ATOMIC_ACQUIRE);
+	end = jiffies + KTEST_SECONDS(10);
 	for (i = 0; i < LARGE_RACE_VALIDATIONS ||
 		    (__atomic_load_n(&large_race.rounds, __ATOMIC_ACQUIRE) - from < 100 &&
-		     i < 100 * LARGE_RACE_VALIDATIONS); i++) {
+		     time_before(jiffies, end)); i++) {
 		errors += (unsigned long)kmem_validate();
 		if (i % 32 == 31)
 			ktest_wait_ticks(1);	/* let time pass even with --sync-ticks */
@@ -1044,6 +1142,7 @@ static const struct ktest_case smp_cases[] = {
 	KTEST_CASE(caches_come_and_go_on_every_cpu),
 	KTEST_CASE(shrink_while_others_allocate),
 	KTEST_CASE(large_blocks_validate_while_others_allocate),
+	KTEST_CASE(bad_pointer_checks_race_shrink_and_destroy),
 	KTEST_CASE(stress_on_every_cpu),
 	{}
 };
