@@ -11,8 +11,11 @@
  * object) unless objects are large: then the descriptor is an internal
  * object.  Every page of a slab points to its cache, its descriptor and
  * its first object (PG_slab), so the cache, slab and index of any object
- * are found in O(1).  Each cache keeps its slabs on three lists (full,
- * partial, free).
+ * are found in O(1); its flags also say whether the slab is of a kmalloc()
+ * size class (PG_kmalloc) or of the allocator's own objects (PG_internal),
+ * so that kfree() and ksize() of any pointer read a cache only if it is a
+ * size class, which is never destroyed.  Each cache keeps its slabs on
+ * three lists (full, partial, free).
  *
  * Object caching.  Objects are cached constructed: the constructor runs
  * on every object of a new slab, the destructor when a slab is destroyed;
