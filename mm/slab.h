@@ -122,7 +122,7 @@ struct kmem_cache {
 	 */
 	struct array_cache *array[NR_CPUS];	/* each CPU's magazine */
 	size_t buffer_size;		/* object stride: size rounded to the alignment */
-	u32 reciprocal_size;		/* ceil(2^32 / buffer_size): see obj_index() */
+	u32 reciprocal_size;		/* reciprocal_of(buffer_size): see obj_index() */
 	size_t objs_bytes;		/* num * buffer_size: the objects' span in a slab */
 	uintptr_t page_base;		/* mem_map less first_pfn pages, as a number:
 					 * see slab_obj_page() */
@@ -244,17 +244,11 @@ static inline void *index_to_obj(const struct kmem_cache *c, const struct slab *
 	return (char *)slabp->s_mem + (size_t)idx * c->buffer_size;
 }
 
-/*
- * The index of the object offset bytes after s_mem, offset < objs_bytes:
- * offset * ceil(2^32 / size) / 2^32 instead of a division.  Exact for an
- * object's start k * size: the error k * (size * ceil(2^32 / size) - 2^32)
- * / 2^32 stays below 1 because k * size < 2^32 (a slab is far smaller).
- * For any other offset the result is off by at most one, and
- * obj_index() * size != offset tells it is no object's start anyway.
- */
+/* The index of the object offset bytes after s_mem, offset < objs_bytes
+ * (reciprocal_index(): exact for an object's start). */
 static inline unsigned int obj_index(const struct kmem_cache *c, size_t offset)
 {
-	return (unsigned int)(((u64)(u32)offset * c->reciprocal_size) >> 32);
+	return reciprocal_index(offset, c->reciprocal_size);
 }
 
 /* The page of objp, known to be an object of c in a slab (no range

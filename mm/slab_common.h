@@ -98,6 +98,28 @@ unsigned long cache_in_use(struct kmem_cache *c);
 /* gives back everything c holds; c is unlisted and empty, and freed next */
 void cache_close(struct kmem_cache *c);
 
+/* ---- object index by a multiply ------------------------------------------------- */
+
+/* ceil(2^32 / size), for reciprocal_index(). */
+static inline u32 reciprocal_of(size_t size)
+{
+	return (u32)(((1ULL << 32) + size - 1) / size);
+}
+
+/*
+ * The index of the object offset bytes into a run of objects of size
+ * bytes, given recip = reciprocal_of(size): offset * ceil(2^32 / size) /
+ * 2^32 instead of a division.  Exact for an object's start k * size: the
+ * error k * (size * ceil(2^32 / size) - 2^32) / 2^32 stays below 1
+ * because k * size < 2^32 (a slab is far smaller).  For any other offset
+ * the result is off by at most one, and index * size != offset tells it
+ * is no object's start anyway.  SLAB and SLUB check every free with it.
+ */
+static inline unsigned int reciprocal_index(size_t offset, u32 recip)
+{
+	return (unsigned int)(((u64)(u32)offset * recip) >> 32);
+}
+
 /* ---- large blocks ----------------------------------------------------------------- */
 
 /* A kmalloc() block too large for the allocator's own blocks is whole

@@ -35,24 +35,44 @@
  * that may be going away (mm/slab.c) */
 #define PG_kmalloc	0x20u	/* a slab of a kmalloc() size class */
 #define PG_internal	0x40u	/* a slab of the allocator's own objects */
+/* With PG_slab, SLUB only: the slab has its cache's fallback order (the
+ * smaller one, taken when the preferred order could not be had), so that
+ * a free learns the slab's size from the flags word (mm/slub.h) */
+#define PG_min_order	0x80u
+#define PG_min_order_shift	7
 
+/*
+ * Every allocator keeps the same six words: SLUB's slab state is one of
+ * them (its free list head as an object index, with the objects in use
+ * and the frozen bit: mm/slub.h), so struct page is as large in every
+ * configuration.
+ */
 struct page {
 	unsigned int flags;		/* PG_* */
 	unsigned int order;		/* block order, valid with PG_buddy/PG_head */
 	union {
-		struct list_head lru;	/* free_area list, or the owner's list */
+		struct list_head lru;	/* free_area list, or the owner's list
+					 * (SLUB: its cache's partial list) */
 		void *s_mem;		/* SLAB: the slab's first object (a copy of
 					 * its descriptor's, for the free fast path) */
+		struct {		/* SLUB: on a CPU's partial list */
+			struct page *next;	/* the next slab there */
+			unsigned int slabs;	/* slabs from this one to the end */
+		};
 	};
 	/* Spare words for the object allocator that owns the page. */
 	union {
-		void *slab_cache;	/* SLAB: owning cache; SLOB: the cache of a
-					 * page-sized object */
+		void *slab_cache;	/* SLAB, SLUB: owning cache; SLOB: the cache
+					 * of a page-sized object */
 		unsigned long inuse;	/* PG_large: pages of the large block;
-					 * SLOB: start maps in use in a map page */
+					 * SLOB: start maps in use in a map page;
+					 * SLUB: slots in use in a per-CPU page */
 	};
-	void *slab;			/* SLAB: slab descriptor; SLOB: a heap page's
+	union {
+		void *slab;		/* SLAB: slab descriptor; SLOB: a heap page's
 					 * start map, or a map page's free maps */
+		u32 counters;		/* SLUB, a slab's first page: its state */
+	};
 };
 
 /* A range of addresses [start, end). */
