@@ -54,6 +54,10 @@ void __kmem_get_stats(struct kmem_stats *stats);
 
 /* ---- caches ---------------------------------------------------------------------- */
 
+/* A kmem_cache_create() flag for the allocators' own callers: never merge
+ * this cache with another (SLUB; kmem_debug.c's debugged caches). */
+#define SLAB_NO_MERGE		0x01000000UL
+
 /* The part of every cache that slab_common.c keeps: each allocator's
  * struct kmem_cache begins with it (checked with KMEM_CACHE_COMMON_FIRST). */
 struct kmem_cache_common {
@@ -149,11 +153,5 @@ int large_blocks_validate(void);
 #define KMEM_NOT_CACHE_OBJECT	"not a live object of this cache"	/* kmem_cache_free() */
 #define KMEM_NOT_CACHE		"not a live cache"			/* a cache pointer */
 
-/* Does the allocator run a cache's constructor on every allocation (SLOB)
- * rather than once per object as it enters the cache (SLAB)?  Then
- * __GFP_ZERO on a cache with a constructor is honoured (zeroed, then
- * constructed) instead of refused.  The debugging layer asks this rather
- * than testing CONFIG_SLAB. */
-extern const int kmem_ctor_every_alloc;
 
 #endif /* MM_SLAB_COMMON_H */
