@@ -282,13 +282,21 @@ static inline void *slub_post_alloc(struct kmem_cache *c, void *obj, gfp_t flags
 
 /* ---- what each mode gives slub.c (slub_cpu.c or slub_tiny.c) ------------------------- */
 
-/* An object of c (a target, not an alias): zeroed with __GFP_ZERO; NULL
- * if out of memory.  Any context. */
+/*
+ * slub_alloc(c, flags): an object of c (a target, not an alias), zeroed
+ * with __GFP_ZERO; NULL if out of memory.  Any context.
+ * slub_free(c, obj, base, idx): frees obj, index idx of the slab at base
+ * (checked: an object's start on a slab page of c); NULL, or why it was
+ * refused (nothing changed).  Any context.
+ * With per-CPU slabs both are the fast paths, inline (mm/slub_cpu.h);
+ * SLUB_TINY's are plain functions, as nothing there is forced inline.
+ */
+#if IS_ENABLED(CONFIG_SLUB_TINY)
 void *slub_alloc(struct kmem_cache *c, gfp_t flags);
-/* Frees obj, index idx of the slab at base (checked: an object's start
- * on a slab page of c).  NULL, or why it was refused (nothing changed).
- * Any context. */
 const char *slub_free(struct kmem_cache *c, void *obj, uintptr_t base, unsigned int idx);
+#else
+#include "slub_cpu.h"
+#endif
 /* Is obj (of c, on the slab at base) the object freed last there: the
  * head of this CPU's free list or of its slab's?  Looks only. */
 int slub_just_freed(struct kmem_cache *c, const void *obj, uintptr_t base);

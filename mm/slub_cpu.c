@@ -39,6 +39,9 @@
  * CPU can (then a destroy refuses if another CPU holds a slab of the
  * cache).
  *
+ * The fast paths are inline in mm/slub.c's entry points (mm/slub_cpu.h):
+ * a call less on every allocation and free.
+ *
  * Per-CPU data.  struct kmem_cache_cpu is 4 words; copies of it lie
  * ARCH_PERCPU_STRIDE bytes apart, and the structs of several caches share
  * a stride (4 on i386: 16 bytes each), so a cache costs 16 bytes a CPU,
@@ -189,16 +192,6 @@ unsigned long slub_mode_pages(void)
 }
 
 /* ---- the CPU's own part of a cache --------------------------------------------------- */
-
-#define CPU_FREELIST	__builtin_offsetof(struct kmem_cache_cpu, freelist)
-#define CPU_TID		__builtin_offsetof(struct kmem_cache_cpu, tid)
-#define CPU_SLAB	__builtin_offsetof(struct kmem_cache_cpu, slab)
-#define CPU_INUSE	__builtin_offsetof(struct kmem_cache_cpu, inuse)
-
-static inline unsigned long next_tid(unsigned long tid)
-{
-	return tid + 1;
-}
 
 /* This CPU's kmem_cache_cpu of c, for code with interrupts off. */
 static inline struct kmem_cache_cpu *this_cpu_slab(const struct kmem_cache *c)
@@ -526,7 +519,7 @@ static void *refill_and_take(struct kmem_cache *c, gfp_t flags)
 	return obj;
 }
 
-static noinline void *slab_alloc_slow(struct kmem_cache *c, gfp_t flags)
+noinline void *slab_alloc_slow(struct kmem_cache *c, gfp_t flags)
 {
 	unsigned long save;
 	void *obj;
@@ -537,38 +530,9 @@ static noinline void *slab_alloc_slow(struct kmem_cache *c, gfp_t flags)
 	return obj ? slub_post_alloc(c, obj, flags) : NULL;
 }
 
-/* The next object after obj on this CPU's list, read as the fast path reads
- * it: an interrupt may have taken obj meanwhile (and even given its slab
- * back), and then the exchange fails anyway.  Not watched by ASan. */
-static __no_sanitize_address void *get_freepointer_safe(const struct kmem_cache *c,
-							 const void *obj)
-{
-	return READ_ONCE(*(void *const *)((const char *)obj + c->offset));
-}
-
-void *slub_alloc(struct kmem_cache *c, gfp_t flags)
-{
-	percpu_off_t pc = c->cpu_slab;
-	unsigned long tid;
-	void *obj, *next;
-
-	do {
-		tid = arch_this_cpu_read(pc + CPU_TID);
-		obj = (void *)arch_this_cpu_read(pc + CPU_FREELIST);
-		if (unlikely(!obj))
-			return slab_alloc_slow(c, flags);
-		next = get_freepointer_safe(c, obj);
-	} while (unlikely(!arch_this_cpu_cmpxchg_double(pc, (unsigned long)obj, tid,
-							 (unsigned long)next, next_tid(tid))));
-	arch_this_cpu_add(pc + CPU_INUSE, 1);
-	return slub_post_alloc(c, obj, flags);
-}
-
 /* ---- free ------------------------------------------------------------------------------- */
 
-#define JUST_FREED	"double free (the object was just freed: it heads the free list it " \
-			"went to)"
-#define ALL_FREE	"double free (every object of its slab is free)"
+
 
 /* Frees obj (index idx) to its slab at base, not this CPU's: Linux's
  * __slab_free().  Interrupts off. */
@@ -616,8 +580,8 @@ static const char *free_to_slab(struct kmem_cache *c, void *obj, uintptr_t base,
 	return NULL;
 }
 
-static noinline const char *slab_free_slow(struct kmem_cache *c, void *obj, uintptr_t base,
-					   unsigned int idx)
+noinline const char *slab_free_slow(struct kmem_cache *c, void *obj, uintptr_t base,
+				    unsigned int idx)
 {
 	unsigned long save;
 	const char *why;
@@ -628,27 +592,6 @@ static noinline const char *slab_free_slow(struct kmem_cache *c, void *obj, uint
 		cpu_count(this_cpu_slab(c), -1);
 	local_irq_restore(save);
 	return why;
-}
-
-const char *slub_free(struct kmem_cache *c, void *obj, uintptr_t base, unsigned int idx)
-{
-	percpu_off_t pc = c->cpu_slab;
-	unsigned long tid;
-	void *head;
-
-	do {
-		tid = arch_this_cpu_read(pc + CPU_TID);
-		if (unlikely(arch_this_cpu_read(pc + CPU_SLAB) != base))
-			return slab_free_slow(c, obj, base, idx);
-		head = (void *)arch_this_cpu_read(pc + CPU_FREELIST);
-		if (unlikely(head == obj))
-			return JUST_FREED;
-		slub_mark_freed(c, obj);
-		set_freepointer(c, obj, head);
-	} while (unlikely(!arch_this_cpu_cmpxchg_double(pc, (unsigned long)head, tid,
-							 (unsigned long)obj, next_tid(tid))));
-	arch_this_cpu_add(pc + CPU_INUSE, -1);
-	return NULL;
 }
 
 int slub_just_freed(struct kmem_cache *c, const void *obj, uintptr_t base)
