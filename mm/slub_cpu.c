@@ -537,7 +537,7 @@ noinline void *slab_alloc_slow(struct kmem_cache *c, gfp_t flags)
 /* Frees obj (index idx) to its slab at base, not this CPU's: Linux's
  * __slab_free().  Interrupts off. */
 static const char *free_to_slab(struct kmem_cache *c, void *obj, uintptr_t base,
-				unsigned int idx)
+				unsigned int idx, int marked)
 {
 	struct page *page = slab_page(base);
 	unsigned int inuse;
@@ -555,7 +555,10 @@ static const char *free_to_slab(struct kmem_cache *c, void *obj, uintptr_t base,
 		if (!state_inuse(old))
 			return ALL_FREE;
 		prior = state_freelist(c, base, old);
-		slub_mark_freed(c, obj);
+		if (!marked) {		/* a checker hears of it once, retries or not */
+			slub_mark_freed(c, obj);
+			marked = 1;
+		}
 		set_freepointer(c, obj, prior);
 		inuse = state_inuse(old) - 1;
 		freeze = !state_frozen(old) && !prior;	/* full, on no list: ours now */
@@ -581,13 +584,13 @@ static const char *free_to_slab(struct kmem_cache *c, void *obj, uintptr_t base,
 }
 
 noinline const char *slab_free_slow(struct kmem_cache *c, void *obj, uintptr_t base,
-				    unsigned int idx)
+				    unsigned int idx, int marked)
 {
 	unsigned long save;
 	const char *why;
 
 	local_irq_save(save);
-	why = free_to_slab(c, obj, base, idx);
+	why = free_to_slab(c, obj, base, idx, marked);
 	if (!why)
 		cpu_count(this_cpu_slab(c), -1);
 	local_irq_restore(save);

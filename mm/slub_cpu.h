@@ -24,8 +24,9 @@ static inline unsigned long next_tid(unsigned long tid)
  * NULL if out of memory. */
 void *slab_alloc_slow(struct kmem_cache *c, gfp_t flags);
 /* Frees obj to its slab at base, which is not this CPU's (interrupts off
- * inside); NULL, or why refused. */
-const char *slab_free_slow(struct kmem_cache *c, void *obj, uintptr_t base, unsigned int idx);
+ * inside); NULL, or why refused.  marked: a checker was told already. */
+const char *slab_free_slow(struct kmem_cache *c, void *obj, uintptr_t base, unsigned int idx,
+			   int marked);
 
 /* The next object after obj on this CPU's list, read as the fast path reads
  * it: an interrupt may have taken obj meanwhile (and even given its slab
@@ -59,16 +60,20 @@ static __always_inline const char *slub_free(struct kmem_cache *c, void *obj, ui
 {
 	percpu_off_t pc = c->cpu_slab;
 	unsigned long tid;
+	int marked = 0;
 	void *head;
 
 	do {
 		tid = arch_this_cpu_read(pc + CPU_TID);
 		if (unlikely(arch_this_cpu_read(pc + CPU_SLAB) != base))
-			return slab_free_slow(c, obj, base, idx);
+			return slab_free_slow(c, obj, base, idx, marked);
 		head = (void *)arch_this_cpu_read(pc + CPU_FREELIST);
 		if (unlikely(head == obj))
 			return JUST_FREED;
-		slub_mark_freed(c, obj);
+		if (kmem_memcheck_watches() && !marked) {	/* a checker hears of it once */
+			slub_mark_freed(c, obj);
+			marked = 1;
+		}
 		set_freepointer(c, obj, head);
 	} while (unlikely(!arch_this_cpu_cmpxchg_double(pc, (unsigned long)head, tid,
 							 (unsigned long)obj, next_tid(tid))));

@@ -112,15 +112,19 @@ static int validate_freelist(struct kmem_cache *c, uintptr_t base, const struct 
 	void *p;
 	int errors = 0;
 
-	for (*n = 0, p = head; p && !errors; p = get_freepointer(c, p)) {
+	for (*n = 0, p = head; p; p = get_freepointer(c, p)) {
 		if ((uintptr_t)p - base >= o->objs_bytes ||
 		    slub_obj_check(c, PG_slab | (o == &c->oo[1] ? PG_min_order : 0), p, &b) < 0 ||
-		    b != base)
+		    b != base) {
 			bad(c, "%s of slab %#lx: %p is no object of it\n", which,
 			    (unsigned long)base, p);
-		else if (++*n > max)
+			break;		/* followed no further */
+		}
+		if (++*n > max) {
 			bad(c, "%s of slab %#lx: more than %u objects (a cycle?)\n", which,
 			    (unsigned long)base, max);
+			break;
+		}
 	}
 	return errors;
 }
