@@ -51,6 +51,7 @@
 __thread volatile sig_atomic_t host_irqs_off;
 __thread volatile sig_atomic_t host_irq_pending;
 __thread unsigned int host_cpu_id;
+__thread void (*host_percpu_hook)(void);	/* <arch/percpu.h> */
 static __thread volatile sig_atomic_t irq_depth;
 static __thread unsigned int relax_count;
 unsigned int host_nr_online = 1;

@@ -58,6 +58,43 @@ static inline void arch_this_cpu_add(percpu_off_t off, long v)
 			   __ATOMIC_RELAXED);
 }
 
+/*
+ * A self-test's "interrupt" inside a fast path: with -DHOST_PERCPU_TEST_HOOK
+ * (the self-test programs, not the benchmarks), a function set on this
+ * thread runs once just before its next double-word exchange, as an
+ * interrupt between the fast path's reads and its cmpxchg8b would.
+ * Returns 0, or -1 where no hook exists (the kernel; the benchmarks).
+ */
+#ifdef HOST_PERCPU_TEST_HOOK
+extern __thread void (*host_percpu_hook)(void);	/* tests/host/smp.c */
+
+static inline int arch_percpu_set_test_hook(void (*fn)(void))
+{
+	host_percpu_hook = fn;
+	return 0;
+}
+
+static inline void host_percpu_interrupt(void)
+{
+	void (*fn)(void) = host_percpu_hook;
+
+	if (__builtin_expect(fn != 0, 0)) {
+		host_percpu_hook = 0;
+		fn();
+	}
+}
+#else
+static inline int arch_percpu_set_test_hook(void (*fn)(void))
+{
+	(void)fn;
+	return -1;
+}
+
+static inline void host_percpu_interrupt(void)
+{
+}
+#endif
+
 static inline int arch_this_cpu_cmpxchg_double(percpu_off_t off, unsigned long o1,
 					       unsigned long o2, unsigned long n1,
 					       unsigned long n2)
@@ -65,6 +102,7 @@ static inline int arch_this_cpu_cmpxchg_double(percpu_off_t off, unsigned long o
 	host_percpu_pair_t old = o1 | (host_percpu_pair_t)o2 << (8 * sizeof(long));
 	host_percpu_pair_t new = n1 | (host_percpu_pair_t)n2 << (8 * sizeof(long));
 
+	host_percpu_interrupt();
 	return __atomic_compare_exchange_n((host_percpu_pair_t *)arch_this_cpu_ptr(off), &old, new,
 					   0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
