@@ -334,23 +334,5 @@ struct slab_counts {
 /* Fills n from c's counters.  c->lock held, interrupts off. */
 void cache_get_counts(struct kmem_cache *c, struct slab_counts *n);
 
-/* Where the bytes of the slabs and large blocks go, for the benchmark's
- * overhead breakdown.  held = callers + internal + mgmt + tail + free_objs
- * + cached + large_bytes; callers + large_bytes - the bytes asked for is
- * the rounding to size classes and whole pages. */
-struct slab_breakdown {
-	unsigned long long held;	/* pages of slabs and large blocks, in bytes */
-	unsigned long long callers;	/* objects held by callers, at their class size */
-	unsigned long long internal;	/* the allocator's own objects (caches, magazines,
-					 * off-slab descriptors), at their class size */
-	unsigned long long mgmt;	/* on-slab descriptors and bufctls */
-	unsigned long long tail;	/* slab bytes no object uses (colour, leftover) */
-	unsigned long long free_objs;	/* free objects in partial and free slabs */
-	unsigned long long cached;	/* objects in the CPUs' magazines */
-	unsigned long long large_bytes;	/* large kmalloc blocks, whole pages */
-};
-/* Fills b from the caches' counters.  Takes slab_caches_lock, each cache's
- * lock and large_block_lock. */
-void slab_get_breakdown(struct slab_breakdown *b);
 
 #endif /* MM_SLAB_H */

@@ -144,6 +144,31 @@ size_t ksize_large(const void *obj, const struct page *page);
 void large_blocks_count(unsigned long *blocks, unsigned long *pages);
 int large_blocks_validate(void);
 
+/* ---- where the bytes go (the benchmark's overhead breakdown) -------------------- */
+
+/* Where the bytes of the slabs and large blocks go, at one moment.  held =
+ * callers + internal + mgmt + tail + free_objs + cached + large_bytes;
+ * callers + large_bytes - the bytes asked for is the rounding to size
+ * classes and whole pages.  SLAB and SLUB fill it (slab_get_breakdown(),
+ * for tests/host/bench_replay.c); SLOB has none. */
+struct slab_breakdown {
+	unsigned long long held;	/* pages of slabs (SLUB: and per-CPU data) and
+					 * large blocks, in bytes */
+	unsigned long long callers;	/* objects held by callers, at their class size */
+	unsigned long long internal;	/* the allocator's own objects (caches, magazines,
+					 * off-slab descriptors), at their class size */
+	unsigned long long mgmt;	/* SLAB: on-slab descriptors and bufctls; SLUB:
+					 * the per-CPU data's pages */
+	unsigned long long tail;	/* slab bytes no object uses (colour, leftover) */
+	unsigned long long free_objs;	/* free objects on the slabs' lists (SLUB: the
+					 * node's partial list) */
+	unsigned long long cached;	/* SLAB: objects in the CPUs' magazines; SLUB:
+					 * free objects on the CPUs' slabs and partial lists */
+	unsigned long long large_bytes;	/* large kmalloc blocks, whole pages */
+};
+/* Fills b.  Takes slab_caches_lock and each cache's lock. */
+void slab_get_breakdown(struct slab_breakdown *b);
+
 /* ---- reports -------------------------------------------------------------------- */
 
 /* Why a bad pointer was refused, for kmem_bad_free(): one text per case,

@@ -73,6 +73,49 @@ void kmem_report(void)
 	       pages * (PAGE_SIZE / 1024));
 }
 
+/* Free objects on c's partial list.  Interrupts off. */
+static unsigned long node_free_objects(struct kmem_cache *c)
+{
+	unsigned long n = 0;
+	struct page *page;
+
+	spin_lock(&c->list_lock);
+	list_for_each_entry(page, &c->partial, lru)
+		n += slab_objects(c, page) - state_inuse(slab_state(page));
+	spin_unlock(&c->list_lock);
+	return n;
+}
+
+void slab_get_breakdown(struct slab_breakdown *b)
+{
+	struct kmem_cache *c;
+	struct list_head *pos;
+	unsigned long save;
+
+	*b = (struct slab_breakdown){ 0 };
+	spin_lock_irqsave(&slab_caches_lock, save);
+	for_each_slub_cache(c, pos) {
+		unsigned long long bytes = (unsigned long long)atomic_long_read(&c->nr_pages) *
+					   PAGE_SIZE;
+		unsigned long objects = (unsigned long)atomic_long_read(&c->total_objects);
+		long in_use = slub_objects_in_use(c);
+		unsigned long used = in_use > 0 ? (unsigned long)in_use : 0, node = node_free_objects(c);
+
+		b->held += bytes;
+		if (c->common.flags & CFLGS_INTERNAL)
+			b->internal += (unsigned long long)used * c->size;
+		else
+			b->callers += (unsigned long long)used * c->size;
+		b->tail += bytes - (unsigned long long)objects * c->size;
+		b->free_objs += (unsigned long long)node * c->size;
+		b->cached += (unsigned long long)(objects - used - node) * c->size;
+	}
+	spin_unlock_irqrestore(&slab_caches_lock, save);
+	b->mgmt = (unsigned long long)slub_mode_pages() * PAGE_SIZE;
+	b->large_bytes = (unsigned long long)atomic_long_read(&large_block_pages) * PAGE_SIZE;
+	b->held += b->mgmt + b->large_bytes;
+}
+
 /* ---- validator ------------------------------------------------------------------------- */
 
 #define bad(c, fmt, ...) do {							\
