@@ -100,6 +100,17 @@ struct kmem_cache_cpu {
 	long inuse;			/* allocated here less freed here, all slabs */
 } __aligned(2 * sizeof(long));
 
+/* With per-CPU slabs, each CPU's partial slabs, linked by page->next:
+ * changed by that CPU only, interrupts off.  SLUB_TINY has none. */
+#if IS_ENABLED(CONFIG_SLUB_TINY)
+struct slub_cpu_partial {
+};
+#else
+struct slub_cpu_partial {
+	struct page *slab[NR_CPUS];
+};
+#endif
+
 #define CFLGS_KMALLOC		0x40000000UL	/* a kmalloc() size class */
 #define CFLGS_INTERNAL		0x20000000UL	/* the allocator's own objects */
 
@@ -138,11 +149,7 @@ struct kmem_cache {
 					 * full ones) */
 	atomic_long_t nr_pages;		/* their pages */
 	atomic_long_t total_objects;	/* their objects */
-#if !IS_ENABLED(CONFIG_SLUB_TINY)
-	struct page *cpu_partial[NR_CPUS];	/* each CPU's partial slabs, linked by
-						 * page->next; changed by that CPU only,
-						 * interrupts off */
-#endif
+	struct slub_cpu_partial cpu_partial;	/* per-CPU slabs: each CPU's partial list */
 };
 
 /* Every cache that holds slabs (not aliases), oldest first: those still

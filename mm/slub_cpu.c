@@ -227,7 +227,7 @@ int slub_cpu_open(struct kmem_cache *c)
 		return -1;
 	c->cpu_slab = arch_percpu_off(s);
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		c->cpu_partial[cpu] = NULL;
+		c->cpu_partial.slab[cpu] = NULL;
 	if (c->size >= PAGE_SIZE)
 		objects = 6;
 	else if (c->size >= 1024)
@@ -260,7 +260,7 @@ int slub_cpu_holds_slabs(const struct kmem_cache *c)
 	unsigned int cpu;
 
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		if (READ_ONCE(per_cpu_slab(c, cpu)->slab) || READ_ONCE(c->cpu_partial[cpu]))
+		if (READ_ONCE(per_cpu_slab(c, cpu)->slab) || READ_ONCE(c->cpu_partial.slab[cpu]))
 			return 1;
 	return 0;
 }
@@ -314,7 +314,7 @@ static void unfreeze_partials(struct kmem_cache *c, struct page *list)
 static void put_cpu_partial(struct kmem_cache *c, struct page *page, int drain)
 {
 	unsigned int cpu = smp_processor_id();
-	struct page *old = c->cpu_partial[cpu], *to_unfreeze = NULL;
+	struct page *old = c->cpu_partial.slab[cpu], *to_unfreeze = NULL;
 
 	if (old && drain && old->slabs >= c->cpu_partial_slabs) {
 		to_unfreeze = old;
@@ -322,7 +322,7 @@ static void put_cpu_partial(struct kmem_cache *c, struct page *page, int drain)
 	}
 	page->slabs = old ? old->slabs + 1 : 1;
 	page->next = old;
-	c->cpu_partial[cpu] = page;
+	c->cpu_partial.slab[cpu] = page;
 	if (to_unfreeze)
 		unfreeze_partials(c, to_unfreeze);
 }
@@ -422,7 +422,7 @@ static void flush_cpu_slab(struct kmem_cache *c)
 {
 	struct kmem_cache_cpu *kcc = this_cpu_slab(c);
 	unsigned int cpu = smp_processor_id();
-	struct page *list = c->cpu_partial[cpu];
+	struct page *list = c->cpu_partial.slab[cpu];
 	void *freelist = kcc->freelist;
 
 	if (kcc->slab) {
@@ -433,7 +433,7 @@ static void flush_cpu_slab(struct kmem_cache *c)
 		deactivate_slab(c, page, freelist);
 	}
 	if (list) {
-		WRITE_ONCE(c->cpu_partial[cpu], NULL);
+		WRITE_ONCE(c->cpu_partial.slab[cpu], NULL);
 		unfreeze_partials(c, list);
 	}
 }
@@ -478,8 +478,8 @@ static struct page *new_cpu_slab(struct kmem_cache *c, gfp_t flags, void **freel
 	unsigned int cpu = smp_processor_id();
 	struct page *page;
 
-	while ((page = c->cpu_partial[cpu])) {
-		WRITE_ONCE(c->cpu_partial[cpu], page->next);
+	while ((page = c->cpu_partial.slab[cpu])) {
+		WRITE_ONCE(c->cpu_partial.slab[cpu], page->next);
 		*freelist = get_freelist(c, page);
 		if (*freelist)
 			return page;

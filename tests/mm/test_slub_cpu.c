@@ -47,7 +47,7 @@ static unsigned int cpu_partials(struct kmem_cache *c, unsigned int cpu)
 	struct page *page;
 	unsigned int n = 0;
 
-	for (page = READ_ONCE(c->cpu_partial[cpu]); page; page = page->next)
+	for (page = READ_ONCE(c->cpu_partial.slab[cpu]); page; page = page->next)
 		n++;
 	return n;
 }
@@ -279,7 +279,7 @@ static void free_to_a_full_slab_freezes_it(struct ktest *t)
 	KTEST_EXPECT_EQ(t, state_inuse(slab_state(page)), n);
 	kmem_cache_free(c, objs[0]);
 	KTEST_EXPECT_TRUE(t, state_frozen(slab_state(page)));
-	KTEST_EXPECT_PTR_EQ(t, c->cpu_partial[cpu], page);
+	KTEST_EXPECT_PTR_EQ(t, c->cpu_partial.slab[cpu], page);
 	KTEST_EXPECT_EQ(t, state_free(slab_state(page)), 0u);
 	kmem_cache_free(c, objs[1]);
 	KTEST_EXPECT_EQ(t, state_free(slab_state(page)), 1u);
@@ -431,7 +431,7 @@ static void shrink_reaches_every_cpu(struct ktest *t)
 	for_each_online_cpu(cpu) {
 		KTEST_EXPECT_EQ(t, READ_ONCE(((struct kmem_cache_cpu *)
 					      arch_per_cpu_ptr(c->cpu_slab, cpu))->slab), 0UL);
-		KTEST_EXPECT_NULL(t, READ_ONCE(c->cpu_partial[cpu]));
+		KTEST_EXPECT_NULL(t, READ_ONCE(c->cpu_partial.slab[cpu]));
 	}
 	KTEST_EXPECT_EQ(t, atomic_long_read(&c->nr_slabs), 0L);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
