@@ -3,8 +3,9 @@
 
 usage: tests/system/run.py [--build DIR] [--summary-file FILE] [CASE...]
 
-Expects build/slab/vmlinux, build/slob/vmlinux, build/tinyslab.iso and the
-host benchmark binaries (scripts/test-all builds them first).  Covers what
+Expects build/<allocator>/vmlinux (slab, slub, slub_tiny, slob and the
+debug ones), build/tinyslab.iso and the host benchmark binaries
+(scripts/test-all builds them first).  Covers what
 the self-tests cannot see from inside: the GRUB menu on the serial line,
 the interactive console (Ctrl-C, input limits, escape sequences, a large
 paste), CPU exceptions reported and failing the run, the replay on a
@@ -90,7 +91,7 @@ def expect_in(text, problems, *needles):
 # ---- the interactive console ------------------------------------------------
 
 def console_case(alloc):
-    report = "slabinfo - version: 2.1" if alloc == "slab" else "SLOB heap ("
+    report = "SLOB heap (" if alloc.startswith("slob") else "slabinfo - version: 2.1"
 
     def case():
         problems = []
@@ -1018,9 +1019,11 @@ def gdb_helpers_case(alloc):
             figures = compare_reports(said, helpers, alloc, problems, "stopped in stress")
             if alloc.startswith("slob") and not re.search(r"SLOB heap \(\S+\): [1-9]", helpers):
                 problems.append("stopped in stress, yet the SLOB heap was empty")
-            if alloc == "slab" and not any(x.startswith("size-") and x.split()[1] != "0"
-                                           for x in figures):
-                problems.append("stopped in stress, yet no size-N cache had objects")
+            classes = {"slab": "size-", "slub": "kmalloc-", "slub_tiny": "kmalloc-"}
+            if alloc in classes and not any(x.startswith(classes[alloc]) and
+                                            x.split()[1] != "0" for x in figures):
+                problems.append(f"stopped in stress, yet no {classes[alloc]}N cache had "
+                                f"objects")
             q.send("halt\r")
             q.wait_exit()
         return problems, busy[-3000:] + "\n" + out[-1500:]
@@ -1070,8 +1073,12 @@ def gdb_dmesg_without_log_buf():
 CASES = [
     console_case("slab"),
     console_case("slob"),
+    console_case("slub"),
+    console_case("slub_tiny"),
     iso_case("t", "slab"),
     iso_case("s", "slob"),
+    iso_case("b", "slub"),
+    iso_case("n", "slub_tiny"),
     fault_case("divide", "divide error"),
     fault_case("null", "page fault"),
     fault_case("stack", "double fault", "is in the guard page below CPU 0's stack"),
@@ -1106,13 +1113,18 @@ CASES = [
     replay_too_small,
     agreement_case("slab"),
     agreement_case("slob"),
+    agreement_case("slub"),
+    agreement_case("slub_tiny"),
     compare_tool,
     gdb_helpers_case("slab"),
     gdb_helpers_case("slob"),
     gdb_helpers_case("slob_fast"),
+    gdb_helpers_case("slub"),
+    gdb_helpers_case("slub_tiny"),
     gdb_dmesg_without_log_buf,
     smp_console_case("slab"),
     smp_console_case("slob"),
+    smp_console_case("slub"),
     smp_cpus_left_out,
     smp_late_ap,
     smp_cpu_hole_case("slab", 1),
@@ -1122,10 +1134,13 @@ CASES = [
     smp_mp_table_without_acpi,
     kmem_debug_console_case("slab"),
     kmem_debug_console_case("slob"),
+    kmem_debug_console_case("slub"),
     kmem_debug_trace_case("slab"),
     kmem_debug_trace_case("slob"),
+    kmem_debug_trace_case("slub"),
     fault_injection_console_case("slab"),
     fault_injection_console_case("slob"),
+    fault_injection_console_case("slub"),
 ]
 
 
