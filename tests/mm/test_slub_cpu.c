@@ -56,13 +56,22 @@ static unsigned int cpu_partials(struct kmem_cache *c, unsigned int cpu)
 
 static void *objs[MANY];
 
-/* Allocates n objects of c into objs[]; interrupts off. */
-static void alloc_n(struct kmem_cache *c, unsigned int n)
+/* Allocates n objects of c into objs[]: 1, or 0 if one failed (then
+ * those allocated are freed: an injected failure in a debug kernel).
+ * Interrupts off. */
+static int alloc_n(struct kmem_cache *c, unsigned int n)
 {
 	unsigned int i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		objs[i] = kmem_cache_alloc(c, GFP_ATOMIC);
+		if (!objs[i]) {
+			while (i--)
+				kmem_cache_free(c, objs[i]);
+			return 0;
+		}
+	}
+	return 1;
 }
 
 static void free_n(struct kmem_cache *c, unsigned int n)
@@ -85,12 +94,16 @@ static void cpu_list_is_lifo_and_counted(struct ktest *t)
 	struct kmem_cache_cpu *kcc;
 	unsigned long flags, tid;
 	long inuse;
-	void *a, *b;
+	void *a, *b, *x, *y;
 
 	KTEST_ASSERT_NOT_NULL(t, c);
 	local_irq_save(flags);
 	a = kmem_cache_alloc(c, GFP_ATOMIC);
 	b = kmem_cache_alloc(c, GFP_ATOMIC);
+	if (!a || !b) {
+		local_irq_restore(flags);
+		KTEST_ASSERT_TRUE(t, a && b);
+	}
 	kcc = here(c);
 	tid = kcc->tid;
 	inuse = kcc->inuse;
@@ -104,10 +117,12 @@ static void cpu_list_is_lifo_and_counted(struct ktest *t)
 	KTEST_EXPECT_PTR_EQ(t, get_freepointer(c, a), b);
 	KTEST_EXPECT_NE(t, kcc->tid, tid);
 	KTEST_EXPECT_EQ(t, kcc->inuse, 0L);
-	KTEST_EXPECT_PTR_EQ(t, kmem_cache_alloc(c, GFP_ATOMIC), a);
-	KTEST_EXPECT_PTR_EQ(t, kmem_cache_alloc(c, GFP_ATOMIC), b);
-	kmem_cache_free(c, a);
-	kmem_cache_free(c, b);
+	x = kmem_cache_alloc(c, GFP_ATOMIC);
+	y = kmem_cache_alloc(c, GFP_ATOMIC);
+	KTEST_EXPECT_PTR_EQ(t, x, a);
+	KTEST_EXPECT_PTR_EQ(t, y, b);
+	kmem_cache_free(c, x);
+	kmem_cache_free(c, y);
 	local_irq_restore(flags);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 }
@@ -134,11 +149,14 @@ static void stale_exchange_fails_after_an_interrupt(struct ktest *t)
 	kmem_cache_free(c, x);
 	tid = arch_this_cpu_read(pc + CPU_TID);
 	a = (void *)arch_this_cpu_read(pc + CPU_FREELIST);
-	KTEST_ASSERT_NOT_NULL(t, a);
-	b = get_freepointer(c, a);
-	KTEST_ASSERT_NOT_NULL(t, b);
-	x = kmem_cache_alloc(c, GFP_ATOMIC);		/* the interrupt */
-	y = kmem_cache_alloc(c, GFP_ATOMIC);
+	b = a ? get_freepointer(c, a) : NULL;
+	x = a && b ? kmem_cache_alloc(c, GFP_ATOMIC) : NULL;	/* the interrupt */
+	y = x ? kmem_cache_alloc(c, GFP_ATOMIC) : NULL;
+	if (!y) {		/* an injected failure (a debug kernel's fault injection) */
+		kmem_cache_free(c, x);
+		local_irq_restore(flags);
+		KTEST_ASSERT_NOT_NULL(t, y);
+	}
 	kmem_cache_free(c, x);
 	KTEST_EXPECT_PTR_EQ(t, x, a);
 	KTEST_EXPECT_PTR_EQ(t, y, b);
@@ -148,8 +166,9 @@ static void stale_exchange_fails_after_an_interrupt(struct ktest *t)
 	if (done)			/* put the list right: b is the interrupt's */
 		here(c)->freelist = a;
 	KTEST_EXPECT_PTR_EQ(t, (void *)arch_this_cpu_read(pc + CPU_FREELIST), a);
-	KTEST_EXPECT_PTR_NE(t, kmem_cache_alloc(c, GFP_ATOMIC), y);
-	kmem_cache_free(c, a);
+	x = kmem_cache_alloc(c, GFP_ATOMIC);
+	KTEST_EXPECT_PTR_NE(t, x, y);
+	kmem_cache_free(c, x);
 	kmem_cache_free(c, y);
 	local_irq_restore(flags);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
@@ -202,7 +221,7 @@ static void interrupted_allocation_retries(struct ktest *t)
 	local_irq_save(flags);
 	warm = kmem_cache_alloc(intr.c, GFP_ATOMIC);
 	kmem_cache_free(intr.c, warm);
-	if (!hook_or_skip(t, interrupt_takes_two)) {
+	if (!warm || !hook_or_skip(t, interrupt_takes_two)) {
 		local_irq_restore(flags);
 		KTEST_EXPECT_EQ(t, kmem_cache_destroy(intr.c), 0);
 		return;
@@ -210,6 +229,7 @@ static void interrupted_allocation_retries(struct ktest *t)
 	obj = kmem_cache_alloc(intr.c, GFP_ATOMIC);
 	next = kmem_cache_alloc(intr.c, GFP_ATOMIC);
 	local_irq_restore(flags);
+	KTEST_ASSERT_TRUE(t, obj && next && intr.held);
 	KTEST_EXPECT_EQ(t, intr.ran, 1);
 	KTEST_EXPECT_PTR_NE(t, obj, intr.held);
 	KTEST_EXPECT_PTR_NE(t, next, intr.held);
@@ -237,7 +257,10 @@ static void interrupted_free_sees_its_slab_go(struct ktest *t)
 	intr.ran = 0;
 	n = intr.c->oo[0].objects;
 	local_irq_save(flags);
-	alloc_n(intr.c, n);		/* every object of one slab: its list empty */
+	if (!alloc_n(intr.c, n)) {	/* every object of one slab: its list empty */
+		local_irq_restore(flags);
+		KTEST_ASSERT_TRUE(t, 0);
+	}
 	obj = objs[n / 2];
 	page = slab_of(intr.c, obj);
 	KTEST_EXPECT_NULL(t, here(intr.c)->freelist);
@@ -272,7 +295,10 @@ static void free_to_a_full_slab_freezes_it(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, c);
 	n = c->oo[0].objects;
 	local_irq_save(flags);
-	alloc_n(c, n + 1);		/* the first slab full, this CPU on a second */
+	if (!alloc_n(c, n + 1)) {	/* the first slab full, this CPU on a second */
+		local_irq_restore(flags);
+		KTEST_ASSERT_TRUE(t, 0);
+	}
 	page = slab_of(c, objs[0]);
 	KTEST_EXPECT_NE(t, here(c)->slab, slab_base(page));
 	KTEST_EXPECT_FALSE(t, state_frozen(slab_state(page)));
@@ -306,7 +332,10 @@ static void cpu_partial_list_is_limited(struct ktest *t)
 	KTEST_ASSERT_GE(t, limit, 1u);
 	KTEST_ASSERT_LE(t, (slabs + 1) * n, (unsigned int)MANY);
 	local_irq_save(flags);
-	alloc_n(c, (slabs + 1) * n);	/* slabs full ones, and this CPU's */
+	if (!alloc_n(c, (slabs + 1) * n)) {	/* slabs full ones, and this CPU's */
+		local_irq_restore(flags);
+		KTEST_ASSERT_TRUE(t, 0);
+	}
 	KTEST_EXPECT_EQ(t, c->nr_partial, 0UL);
 	for (i = 0; i < slabs; i++) {
 		kmem_cache_free(c, objs[i * n]);
@@ -402,11 +431,12 @@ static void free_from_another_cpu(struct ktest *t)
 	KTEST_EXPECT_EQ(t, slub_objects_in_use(c), 0L);
 	n = c->oo[0].objects;
 	local_irq_save(flags);
-	alloc_n(c, n);				/* this CPU's list, then the slab's */
-	for (i = 0; i < n; i++)
-		if (objs[i] == remote.obj)
-			again = objs[i];
-	free_n(c, n);
+	if (alloc_n(c, n)) {			/* this CPU's list, then the slab's */
+		for (i = 0; i < n; i++)
+			if (objs[i] == remote.obj)
+				again = objs[i];
+		free_n(c, n);
+	}
 	local_irq_restore(flags);
 	KTEST_EXPECT_PTR_EQ(t, again, remote.obj);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
