@@ -428,6 +428,27 @@ def nmi_during_output_case(smp):
     return case
 
 
+def console_stuck_taken_over_within_a_second():
+    """fault=console-stuck at 4 CPUs (CPU 1 holds the console, hung): the crashing CPU
+    takes the console over once nothing has been written for half a second by the TSC,
+    and says how long it waited, by the TSC; at most a second.  The wait was a count
+    of 2^24 pauses: the report came after 13 to 19 s of silence under TCG."""
+    log = work("console-stuck-smp4.log")
+    status, text = qemu_run(log, "--kernel", kernel("slob"), "--smp", "4", "--append",
+                            "fault=console-stuck selftest", timeout=60)
+    problems = []
+    if status != 1:
+        problems.append(f"qemu-run status {status}, expected 1 (the kernel reports failure)")
+    m = re.search(r"printk: CPU 1 holds the console without writing: taken over after (\d+) ms",
+                  text)
+    if not m:
+        problems.append("no 'taken over after N ms' note")
+    elif int(m.group(1)) > 1000:
+        problems.append(f"the console was taken over after {m.group(1)} ms, not within a second")
+    expect_in(text, problems, "*** page fault (vector", "Kernel panic")
+    return problems, text
+
+
 # ---- replay corner cases -----------------------------------------------------------------
 
 def replay_too_small():
@@ -1093,6 +1114,7 @@ CASES = [
                suffix="_smp4", append="smp_delay_stop=2,100"),
     fault_case("null", "page fault", "(on CPU 0; 1 other CPU(s) did not stop within 3000 ms)",
                smp=4, suffix="_smp4_cpu_never_stops", append="smp_delay_stop=2,30000"),
+    console_stuck_taken_over_within_a_second,
     nmi_during_output_case(1),
     nmi_during_output_case(4),
     console_ctrl_c,
