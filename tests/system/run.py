@@ -449,6 +449,37 @@ def console_stuck_taken_over_within_a_second():
     return problems, text
 
 
+def old_cpu_refused_case(model):
+    """A CPU without CMOV (QEMU -cpu 486, -cpu pentium): the kernel, built for i686,
+    says so on the serial line and on the VGA text screen before any of its C code
+    runs, and halts.  It once printed nothing: the first printk's CMOV faulted before
+    the IDT existed, and the machine reset."""
+    want = "tinyslab needs an i686 (Pentium Pro) or later CPU: CMOV missing"
+
+    def case():
+        problems = []
+        with MonitoredConsole(["--kernel", kernel("slab"), "--cpu", model, "--append",
+                               "selftest"], timeout=30) as q:
+            try:
+                q.expect(re.escape(want))
+            except Timeout:
+                problems.append(f"no {want!r} on the serial line")
+                return problems, q.log
+            q.wait_quiet(1.0, timeout=10)
+            rows = re.findall(r"^[0-9a-f]+:((?: 0x[0-9a-f]{4})+)",
+                              q.monitor(f"xp /{len(want)}hx 0xb8000"), re.M)
+            screen = "".join(chr(int(c, 16) & 0xff) for row in rows for c in row.split())
+            if screen != want:
+                problems.append(f"the VGA screen's first row reads {screen!r}")
+            if "tinyslab 0.1" in q.log or "selftest" in q.log:
+                problems.append("the kernel went on after the refusal")
+            if q.proc.poll() is not None:
+                problems.append("QEMU stopped (the machine reset?) instead of the CPU halting")
+            return problems, q.log
+    case.__name__ = f"cpu_{model}_refused_on_serial_and_vga"
+    return case
+
+
 # ---- replay corner cases -----------------------------------------------------------------
 
 def replay_too_small():
@@ -1117,6 +1148,8 @@ CASES = [
     console_stuck_taken_over_within_a_second,
     nmi_during_output_case(1),
     nmi_during_output_case(4),
+    old_cpu_refused_case("486"),
+    old_cpu_refused_case("pentium"),
     console_ctrl_c,
     console_input_limits,
     console_paste,
