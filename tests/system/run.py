@@ -523,6 +523,39 @@ def replay_malformed_module():
     return problems, "\n".join(texts)
 
 
+def replay_without_a_peak():
+    """A replay in which no allocation succeeds prints no figure it never measured: one
+    kmalloc(0xffffffff), larger than any block the kernel allocates, is named as such
+    (not "too small for the trace"); and the shipped trace's first 6000 lines under
+    failslab=100 on SLOB, where every allocation fails.  Both once said "MemFree at the
+    peak 0 kB" and "Slab at the peak 0 pages"."""
+    problems, texts = [], []
+    huge = work("huge.replay")
+    with open(huge, "wb") as f:
+        f.write(struct.pack("<4s7I", b"TSRP", 1, 0, 1, 1, 1, 0, 0) +
+                struct.pack("<2I", 0, 0xffffffff))
+    for name, alloc, module, append, phrases in (
+            ("huge", "slab", huge, "replay poweroff",
+             ["replay: no allocation succeeded; no peak", "replay: NOTE: 1 of the failures "
+              "asked for more than any block this kernel allocates (4096 kB): they fail on "
+              "every machine"]),
+            ("huge", "slob", huge, "replay poweroff",
+             ["replay: no allocation succeeded; no peak", "they fail on every machine"]),
+            ("failslab", "slob_debug", small_trace(), "failslab=100,1,-1 replay poweroff",
+             ["replay: no allocation succeeded; no peak", "of the failures were injected"])):
+        log = work(f"replay-nopeak-{name}-{alloc}.log")
+        status, text = qemu_run(log, "--kernel", kernel(alloc), "--append", append,
+                                "--initrd", module, mem=32, timeout=120)
+        texts.append(text)
+        if status != 1:
+            problems.append(f"{name} on {alloc}: qemu-run status {status}, expected 1")
+        expect_in(text, problems, "replay: MemFree at the end", "replay: FAIL", *phrases)
+        for wrong in ("at the peak", "overhead (held - live)", "too small for the trace"):
+            if wrong in text:
+                problems.append(f"{name} on {alloc}: the report says {wrong!r}")
+    return problems, "\n".join(texts)
+
+
 # ---- command line -----------------------------------------------------------------------
 
 def mem_limit_and_unknown_parameter():
@@ -1159,6 +1192,7 @@ CASES = [
     cmdline_length,
     replay_malformed_module,
     replay_too_small,
+    replay_without_a_peak,
     agreement_case("slab"),
     agreement_case("slob"),
     compare_tool,
