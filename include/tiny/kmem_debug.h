@@ -123,6 +123,11 @@ void kmem_debug_boot_done(void);
  * the call on obj to the allocator) and notes both in kmem_debug_last. */
 void *kmem_debug_bad_free(const void *obj, void *caller);
 #else
+static inline int kmem_debug_set(const char *spec)
+{
+	(void)spec;
+	return -1;
+}
 static inline void *kmem_debug_bad_free(const void *obj, void *caller)
 {
 	return caller;
