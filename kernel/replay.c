@@ -30,6 +30,9 @@
 #define NO_CACHE	0xffffu
 #define SETTLE_SECONDS	3	/* virtual time given to the periodic reclaim at the end */
 #define PHASE_SECONDS	2	/* the periods of the allocators' timers divide this */
+/* The largest block the page allocator gives: a request above it fails on
+ * any machine, however much memory it has. */
+#define LARGEST_BLOCK	((u64)PAGE_SIZE << (MAX_ORDER - 1))
 
 enum slot_state { SLOT_EMPTY, SLOT_LIVE, SLOT_FAILED };
 
@@ -297,7 +300,10 @@ static void do_alloc(struct replay_state *rs, u32 n, u32 code, u32 arg, struct s
 	measure_end(MEASURE_ALLOC);
 	if (!p) {
 		rs->res->failures++;
-		rs->res->injected += fault_injected_total() != injected0;
+		if (fault_injected_total() != injected0)
+			rs->res->injected++;
+		else if (size > LARGEST_BLOCK)
+			rs->res->too_large++;
 		s->state = SLOT_FAILED;
 		return;
 	}
@@ -508,24 +514,36 @@ void replay_report(const struct replay_result *res, const char *trace_name)
 
 	printk("replay: trace %s, allocator %s\n", trace_name, kmem_allocator_name);
 	printk("replay: ops %lu (allocations %lu, frees %lu)\n", res->ops, res->allocs, res->frees);
-	printk("replay: peak live %llu bytes in %lu objects at most\n", res->peak_live_bytes,
-	       res->peak_live_objects);
-	printk("replay: Slab at the peak %lu pages (%lu kB); highest sampled %lu pages\n",
-	       res->held_pages_at_peak, KB(res->held_pages_at_peak), res->max_held_pages);
-	print_ratio("replay: overhead (held - live) / live = ",
-		    held > res->peak_live_bytes ? held - res->peak_live_bytes : 0,
-		    res->peak_live_bytes);
-	printk("replay: MemFree at the peak %lu kB, at the end %lu kB (Slab %lu kB) after %d s "
-	       "of timers\n", KB(res->memfree_at_peak), KB(res->memfree_end),
-	       KB(res->held_pages_end), SETTLE_SECONDS);
+	if (res->peak_live_bytes) {
+		printk("replay: peak live %llu bytes in %lu objects at most\n",
+		       res->peak_live_bytes, res->peak_live_objects);
+		printk("replay: Slab at the peak %lu pages (%lu kB); highest sampled %lu pages\n",
+		       res->held_pages_at_peak, KB(res->held_pages_at_peak), res->max_held_pages);
+		print_ratio("replay: overhead (held - live) / live = ",
+			    held > res->peak_live_bytes ? held - res->peak_live_bytes : 0,
+			    res->peak_live_bytes);
+		printk("replay: MemFree at the peak %lu kB, at the end %lu kB (Slab %lu kB) after "
+		       "%d s of timers\n", KB(res->memfree_at_peak), KB(res->memfree_end),
+		       KB(res->held_pages_end), SETTLE_SECONDS);
+	} else {	/* nothing was measured at a peak: say so, print no zeros */
+		printk("replay: %s; no peak\n", res->allocs > res->failures ?
+		       "no allocation held a byte" : "no allocation succeeded");
+		printk("replay: MemFree at the end %lu kB (Slab %lu kB) after %d s of timers\n",
+		       KB(res->memfree_end), KB(res->held_pages_end), SETTLE_SECONDS);
+	}
 	printk("replay: Slab after freeing every object %lu kB\n", KB(res->held_pages_after_free_all));
 	printk("replay: allocation failures %lu, corruptions %lu\n", res->failures, res->corruptions);
 	if (res->injected)
 		printk("replay: NOTE: %lu of the failures were injected (failslab, fail_page_alloc), "
 		       "not for want of memory\n", res->injected);
-	if (res->failures > res->injected)
+	if (res->too_large)
+		printk("replay: NOTE: %lu of the failures asked for more than any block this kernel "
+		       "allocates (%llu kB): they fail on every machine\n", res->too_large,
+		       (unsigned long long)(LARGEST_BLOCK >> 10));
+	if (res->failures > res->injected + res->too_large)
 		printk("replay: NOTE: %lu allocations failed: this machine is too small for the trace "
-		       "(give it more memory, e.g. MEM=64)\n", res->failures - res->injected);
+		       "(give it more memory, e.g. MEM=64)\n",
+		       res->failures - res->injected - res->too_large);
 	printk("replay: cycles per op: alloc %llu, free %llu (TSC; emulated under QEMU TCG)\n",
 	       res->allocs ? res->alloc_cycles / res->allocs : 0,
 	       res->frees ? res->free_cycles / res->frees : 0);

@@ -71,6 +71,7 @@ struct replay_sample {
 struct replay_result {
 	unsigned long ops, allocs, frees, failures, corruptions;
 	unsigned long injected;		/* of the failures, those fault injection made */
+	unsigned long too_large;	/* of the others, requests larger than any block */
 	unsigned long long peak_live_bytes;
 	unsigned long peak_live_objects;
 	unsigned long held_pages_at_peak;	/* Slab pages when live bytes peaked */

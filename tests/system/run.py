@@ -428,6 +428,58 @@ def nmi_during_output_case(smp):
     return case
 
 
+def console_stuck_taken_over_within_a_second():
+    """fault=console-stuck at 4 CPUs (CPU 1 holds the console, hung): the crashing CPU
+    takes the console over once nothing has been written for half a second by the TSC,
+    and says how long it waited, by the TSC; at most a second.  The wait was a count
+    of 2^24 pauses: the report came after 13 to 19 s of silence under TCG."""
+    log = work("console-stuck-smp4.log")
+    status, text = qemu_run(log, "--kernel", kernel("slob"), "--smp", "4", "--append",
+                            "fault=console-stuck selftest", timeout=60)
+    problems = []
+    if status != 1:
+        problems.append(f"qemu-run status {status}, expected 1 (the kernel reports failure)")
+    m = re.search(r"printk: CPU 1 holds the console without writing: taken over after (\d+) ms",
+                  text)
+    if not m:
+        problems.append("no 'taken over after N ms' note")
+    elif int(m.group(1)) > 1000:
+        problems.append(f"the console was taken over after {m.group(1)} ms, not within a second")
+    expect_in(text, problems, "*** page fault (vector", "Kernel panic")
+    return problems, text
+
+
+def old_cpu_refused_case(model):
+    """A CPU without CMOV (QEMU -cpu 486, -cpu pentium): the kernel, built for i686,
+    says so on the serial line and on the VGA text screen before any of its C code
+    runs, and halts.  It once printed nothing: the first printk's CMOV faulted before
+    the IDT existed, and the machine reset."""
+    want = "tinyslab needs an i686 (Pentium Pro) or later CPU: CMOV missing"
+
+    def case():
+        problems = []
+        with MonitoredConsole(["--kernel", kernel("slab"), "--cpu", model, "--append",
+                               "selftest"], timeout=30) as q:
+            try:
+                q.expect(re.escape(want))
+            except Timeout:
+                problems.append(f"no {want!r} on the serial line")
+                return problems, q.log
+            q.wait_quiet(1.0, timeout=10)
+            rows = re.findall(r"^[0-9a-f]+:((?: 0x[0-9a-f]{4})+)",
+                              q.monitor(f"xp /{len(want)}hx 0xb8000"), re.M)
+            screen = "".join(chr(int(c, 16) & 0xff) for row in rows for c in row.split())
+            if screen != want:
+                problems.append(f"the VGA screen's first row reads {screen!r}")
+            if "tinyslab 0.1" in q.log or "selftest" in q.log:
+                problems.append("the kernel went on after the refusal")
+            if q.proc.poll() is not None:
+                problems.append("QEMU stopped (the machine reset?) instead of the CPU halting")
+            return problems, q.log
+    case.__name__ = f"cpu_{model}_refused_on_serial_and_vga"
+    return case
+
+
 # ---- replay corner cases -----------------------------------------------------------------
 
 def replay_too_small():
@@ -468,6 +520,39 @@ def replay_malformed_module():
         expect_in(text, problems, phrase, "replay: FAIL")
         if "***" in text:
             problems.append(f"{name} on {alloc}: a CPU exception")
+    return problems, "\n".join(texts)
+
+
+def replay_without_a_peak():
+    """A replay in which no allocation succeeds prints no figure it never measured: one
+    kmalloc(0xffffffff), larger than any block the kernel allocates, is named as such
+    (not "too small for the trace"); and the shipped trace's first 6000 lines under
+    failslab=100 on SLOB, where every allocation fails.  Both once said "MemFree at the
+    peak 0 kB" and "Slab at the peak 0 pages"."""
+    problems, texts = [], []
+    huge = work("huge.replay")
+    with open(huge, "wb") as f:
+        f.write(struct.pack("<4s7I", b"TSRP", 1, 0, 1, 1, 1, 0, 0) +
+                struct.pack("<2I", 0, 0xffffffff))
+    for name, alloc, module, append, phrases in (
+            ("huge", "slab", huge, "replay poweroff",
+             ["replay: no allocation succeeded; no peak", "replay: NOTE: 1 of the failures "
+              "asked for more than any block this kernel allocates (4096 kB): they fail on "
+              "every machine"]),
+            ("huge", "slob", huge, "replay poweroff",
+             ["replay: no allocation succeeded; no peak", "they fail on every machine"]),
+            ("failslab", "slob_debug", small_trace(), "failslab=100,1,-1 replay poweroff",
+             ["replay: no allocation succeeded; no peak", "of the failures were injected"])):
+        log = work(f"replay-nopeak-{name}-{alloc}.log")
+        status, text = qemu_run(log, "--kernel", kernel(alloc), "--append", append,
+                                "--initrd", module, mem=32, timeout=120)
+        texts.append(text)
+        if status != 1:
+            problems.append(f"{name} on {alloc}: qemu-run status {status}, expected 1")
+        expect_in(text, problems, "replay: MemFree at the end", "replay: FAIL", *phrases)
+        for wrong in ("at the peak", "overhead (held - live)", "too small for the trace"):
+            if wrong in text:
+                problems.append(f"{name} on {alloc}: the report says {wrong!r}")
     return problems, "\n".join(texts)
 
 
@@ -1093,8 +1178,11 @@ CASES = [
                suffix="_smp4", append="smp_delay_stop=2,100"),
     fault_case("null", "page fault", "(on CPU 0; 1 other CPU(s) did not stop within 3000 ms)",
                smp=4, suffix="_smp4_cpu_never_stops", append="smp_delay_stop=2,30000"),
+    console_stuck_taken_over_within_a_second,
     nmi_during_output_case(1),
     nmi_during_output_case(4),
+    old_cpu_refused_case("486"),
+    old_cpu_refused_case("pentium"),
     console_ctrl_c,
     console_input_limits,
     console_paste,
@@ -1104,6 +1192,7 @@ CASES = [
     cmdline_length,
     replay_malformed_module,
     replay_too_small,
+    replay_without_a_peak,
     agreement_case("slab"),
     agreement_case("slob"),
     compare_tool,
