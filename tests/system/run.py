@@ -496,7 +496,7 @@ def cmdline_limits():
     log = work("cmdline-limits.log")
     words = ["mem=4098M", "mem=5G", "mem=99999999999G", "mem=4096M", "mem", "loglevel=99999999999",
              "loglevel=4294967296", "console=ttyS0", "poweroff=now", "quiet=5", "replay=foo",
-             "x=\x1b[2J\x07", "poweroff"]
+             "x=\x1b[2J\x07", "poweroff", "soak=0"]
     module = work("module.bin")
     with open(module, "wb") as f:
         f.write(b"not a trace")
@@ -508,9 +508,11 @@ def cmdline_limits():
     for w in words[:4] + words[5:7]:
         expect_in(text, problems, f'Bad value for kernel parameter "{w}", ignored: out of range')
     expect_in(text, problems, 'Kernel parameter "mem" ignored: it needs a value')
-    for w in words[7:11]:
+    for w in words[7:10]:
         expect_in(text, problems, f'Kernel parameter "{w}" ignored: {w.split("=")[0]} is a flag '
                   'and takes no value')
+    expect_in(text, problems, 'Bad value for kernel parameter "replay=foo", ignored (replay',
+              'Bad value for kernel parameter "soak=0", ignored: out of range (soak')
     expect_in(text, problems, 'Unknown kernel command line parameter "x=\\x1b[2J\\x07"',
               'bytes "' + module + ' \\x1b[31mred"',   # the module's name
               "Kernel command line: ")       # an info message: quiet=5 did not hide it
@@ -562,8 +564,8 @@ def agreement_case(alloc):
     def case():
         trace, stats = full_trace()
         log = work(f"replay-{alloc}.log")
-        status, ktext = qemu_run(log, "--kernel", kernel(alloc), "--append", "replay poweroff",
-                                 "--initrd", trace, timeout=300)
+        status, ktext = qemu_run(log, "--kernel", kernel(alloc), "--append",
+                                 "replay=data poweroff", "--initrd", trace, timeout=300)
         problems = []
         if status != 0:
             problems.append(f"kernel replay: qemu-run status {status}")
