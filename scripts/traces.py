@@ -18,6 +18,7 @@ trace-shapes does so for docs/benchmarks.md).
 import gzip
 import json
 import os
+import struct
 import subprocess
 import sys
 import tempfile
@@ -67,6 +68,55 @@ def workload(path):
     if os.path.abspath(path) == DEFAULT:
         return "tests/traces/linux-6.1-boot-files.init.sh"
     return os.path.join("traces", "workloads", name(path) + ".sh")
+
+
+# SLAB's kmalloc() size classes (mm/slab.c), for page_floor()
+SLAB_CLASSES = (8, 16, 24, 32, 40, 48, 64, 96, 128, 160, 192, 224, 256, 320, 384, 448, 512,
+                576, 640, 768, 1024, 1344, 2048, 4096, 8192)
+PAGE = 4096
+
+
+def page_floor(replay):
+    """The fewest pages an allocator can hold at the trace's peak of live bytes if it
+    gives every cache and every kmalloc() size class (SLAB's) pages of its own: each
+    one's live objects packed end to end, no descriptor, no partly used slab but the
+    last page, nothing cached; larger kmalloc()s take whole pages.  Returns (pages,
+    peak live bytes, caches and classes live there).  SLAB cannot go below it; SLOB,
+    whose heap pages mix every cache, can."""
+    with open(replay, "rb") as f:
+        data = f.read()
+    nr_caches, nr_ops = struct.unpack_from("<II", data, 8)
+    sizes = [struct.unpack_from("<I", data, 32 + 32 * i)[0] for i in range(nr_caches)]
+    base = 32 + 32 * nr_caches
+    slots, count = {}, {}
+    live = peak = 0
+    at_peak = {}
+    for n in range(nr_ops):
+        code, arg = struct.unpack_from("<II", data, base + 8 * n)
+        op, slot = code & 3, code >> 8
+        if op == 3:
+            continue
+        if op == 2:
+            key, size = slots.pop(slot)
+            live -= size
+            count[key] -= 1
+            continue
+        if op == 0:
+            size = arg
+            cls = next((c for c in SLAB_CLASSES if c >= size), None)
+            key = ("kmalloc", cls) if cls else ("pages", -(-size // PAGE) * PAGE)
+        else:
+            size, key = sizes[arg], ("cache", sizes[arg], arg)
+        slots[slot] = (key, size)
+        count[key] = count.get(key, 0) + 1
+        live += size
+        if live > peak:
+            peak, at_peak = live, dict(count)
+    pages = 0
+    for key, n in at_peak.items():
+        if n > 0:
+            pages += n * key[1] // PAGE if key[0] == "pages" else -(-n * key[1] // PAGE)
+    return pages, peak, sum(1 for n in at_peak.values() if n > 0)
 
 
 def stats(path):
