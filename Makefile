@@ -378,18 +378,17 @@ results_file = sh -c 'if [ -z "$(given_trace)" ] && [ "$(MEM)" = 32 ] && [ -f "$
 	cp "$$0" $(srctree)/docs/results/"$$1"-$$(date +%Y-%m-%d)."$$2" && \
 	echo "(written to docs/results/$$1-$$(date +%Y-%m-%d).$$2)"; fi'
 
-## bench       the replay on the host: SLAB, SLOB and the peers (glibc, jemalloc, mimalloc),
+## bench       the replay on the host, every shipped trace (TRACE=file: that one): every allocator
+##             and the peers (glibc, jemalloc, mimalloc), each timed after an untimed pass:
 ##             ns, cycles and instructions per call, footprint; checked against the kernel's
 bench:
 	$(Q)$(DEPS) build qemu python host
 	$(Q)$(probe_i386)
-	$(Q)$(call build_defconfig,slab)
-	$(Q)$(call build_defconfig,slob)
-	$(Q)$(call build_defconfig,slob_fast)
-	$(Q)for c in slab slob slob_fast; do \
+	$(Q)$(build_allocators)
+	$(Q)for c in $(ALLOCATORS); do \
 		$(with_i386) $(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=$$c bench || exit 1; done
 	$(Q)mkdir -p $(BUILD)/bench $(srctree)/docs/results
-	$(Q){ $(with_i386) $(PYTHON) $(srctree)/scripts/bench --mem $(MEM) --trace "$(TRACE)" \
+	$(Q){ $(with_i386) $(PYTHON) $(srctree)/scripts/bench --mem $(MEM) $(trace_arg) \
 		--out $(BUILD)/bench; echo $$? > $(BUILD)/bench/status; \
 	  $(with_i386) $(srctree)/scripts/bench-smp; } | tee $(BUILD)/bench/report.txt
 	$(Q)$(results_file) $(BUILD)/bench/report.txt bench txt
