@@ -518,7 +518,8 @@ def cmdline_limits():
               "Kernel command line: ")       # an info message: quiet=5 did not hide it
     if "\x1b" in text or "\x07" in text:
         problems.append("control bytes from the command line reached the terminal")
-    if "using RAM below" in text or "Console ready" in text or "replay:" in text:
+    if "using RAM below" in text or "Console ready" in text or \
+            re.search(r"^replay: (replaying|no trace)|^soak: ", strip(text), re.M):
         problems.append("a refused parameter took effect")
     m = re.search(r"MemTotal:\s+(\d+) kB", text)
     if not m or int(m.group(1)) < 30000:
