@@ -55,7 +55,7 @@ kconfig_env := cd $(objtree) && srctree=$(srctree) KCONFIG_CONFIG=.config
 
 config-targets := defconfig $(DEFCONFIGS) menuconfig olddefconfig savedefconfig oldconfig
 meta-targets := help clean distclean test test-bochs run iso qemu gdb sizes compare bench fuzz coverage host-test \
-		script-test check-deps vmlinux-for-qemu quick debug-costs smpbench
+		script-test check-deps vmlinux-for-qemu quick debug-costs smpbench soak trace-shapes
 build-goals := $(filter-out $(config-targets) $(meta-targets),$(MAKECMDGOALS))
 ifeq ($(MAKECMDGOALS),)
 build-goals := all
@@ -215,6 +215,19 @@ with_i386 = { [ ! -f $(I386_ENV) ] || . $(I386_ENV); } &&
 build_defconfig = $(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1) $(1)_defconfig && \
 	$(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1)
 
+# The allocators compare, bench and soak run: scripts/allocators.py, the one
+# list (an allocator whose defconfig this tree lacks is left out), and the
+# kernels of all of them built: $(build_allocators)
+ALLOCATORS = $(shell $(PYTHON) $(srctree)/scripts/allocators.py)
+build_allocators = for a in $(ALLOCATORS); do $(call build_defconfig,$${a}) || exit 1; done
+
+# compare, bench and soak replay every shipped trace (scripts/traces.py)
+# unless TRACE= was given on the command line or in the environment; only
+# then is $(trace_arg) "--trace FILE", and only without it (and at the
+# default MEM) do they write their dated files under docs/results/.
+given_trace := $(filter command line environment,$(origin TRACE))
+trace_arg = $(if $(given_trace),--trace "$(TRACE)")
+
 ## run         build the GRUB image with the SLAB and SLOB kernels and boot it in QEMU on
 ##             this terminal (the GRUB menu answers on the serial line; Ctrl-A X quits);
 ##             CPUS=4 boots 4 CPUs (multi-threaded TCG)
@@ -325,38 +338,60 @@ sizes:
 		$(addprefix --cost $(SIZES_BUILD)/slab-cost-,kallsyms logbuf debug_kmem fault_injection) \
 		--out $(srctree)/docs/results/sizes-$(SIZES_DATE).txt --readme $(srctree)/README.md
 
-## compare     boot both kernels in QEMU (MEM=32), replay TRACE in each, print the two
-##             side by side and plot their footprint (build/compare/footprint.png)
+## compare     every allocator (scripts/allocators.py) in QEMU (MEM=32) replaying every shipped
+##             trace (scripts/traces.py; TRACE=file: that one): per trace, the pages held and
+##             MemFree at the peak and the end, overhead, refusals, corruptions; the memory
+##             goals; a plot with a panel per trace (docs/results/compare-DATE.txt and .png)
 compare:
 	$(Q)$(DEPS) build qemu python plot
-	$(Q)$(call build_defconfig,slab)
-	$(Q)$(call build_defconfig,slob)
-	$(Q)$(call build_defconfig,slob_fast)
+	$(Q)$(build_allocators)
 	$(Q)mkdir -p $(srctree)/docs/results
-	$(Q)$(PYTHON) $(srctree)/scripts/compare --mem $(MEM) --trace "$(TRACE)" --out $(BUILD)/compare; \
-		status=$$?; $(results_file) $(BUILD)/compare/report.txt compare; exit $$status
+	$(Q)$(PYTHON) $(srctree)/scripts/compare --mem $(MEM) $(trace_arg) --out $(BUILD)/compare; \
+		status=$$?; $(results_file) $(BUILD)/compare/report.txt compare txt; \
+		$(results_file) $(BUILD)/compare/footprint.png compare png; exit $$status
 
-# Copies a report into docs/results/NAME-DATE.txt (the figures the docs cite),
-# for the shipped trace and the default memory only: $(results_file) FILE NAME
-results_file = sh -c 'if [ "$(TRACE)" = "$(srctree)/tests/traces/linux-6.1-boot-files.ftrace.gz" ] && \
-	[ "$(MEM)" = 32 ]; then cp "$$0" $(srctree)/docs/results/"$$1"-$$(date +%Y-%m-%d).txt && \
-	echo "(written to docs/results/$$1-$$(date +%Y-%m-%d).txt)"; fi'
+## soak        each allocator booted once, every shipped trace replayed ROUNDS rounds back to
+##             back (12, about 10 minutes here), what each leaves live kept 3 rounds: pages
+##             held and the largest free blocks after every round, validated; table and plot
+##             in docs/results/soak-DATE.txt and .png (SOAK_MEM=128 MiB)
+ROUNDS ?=
+SOAK_MEM ?= 128
+soak:
+	$(Q)$(DEPS) build qemu python plot
+	$(Q)$(build_allocators)
+	$(Q)mkdir -p $(srctree)/docs/results
+	$(Q)$(PYTHON) $(srctree)/scripts/soak --mem $(SOAK_MEM) $(if $(ROUNDS),--rounds $(ROUNDS)) \
+		$(trace_arg) --out $(BUILD)/soak; status=$$?; \
+		$(results_file) $(BUILD)/soak/report.txt soak txt; \
+		$(results_file) $(BUILD)/soak/soak.png soak png; exit $$status
 
-## bench       the replay on the host: SLAB, SLOB and the peers (glibc, jemalloc, mimalloc),
+## trace-shapes each shipped trace's shape (events, allocations, frees, peak live bytes, sizes,
+##             origin), computed by scripts/traces.py into docs/benchmarks.md
+trace-shapes:
+	$(Q)$(DEPS) python
+	$(Q)$(PYTHON) $(srctree)/scripts/traces.py --shapes --doc $(srctree)/docs/benchmarks.md
+
+# Copies a report into docs/results/NAME-DATE.EXT (the figures the docs cite),
+# for the shipped traces (no TRACE= given) at the default memory only:
+# $(results_file) FILE NAME EXT
+results_file = sh -c 'if [ -z "$(given_trace)" ] && [ "$(MEM)" = 32 ] && [ -f "$$0" ]; then \
+	cp "$$0" $(srctree)/docs/results/"$$1"-$$(date +%Y-%m-%d)."$$2" && \
+	echo "(written to docs/results/$$1-$$(date +%Y-%m-%d).$$2)"; fi'
+
+## bench       the replay on the host, every shipped trace (TRACE=file: that one): every allocator
+##             and the peers (glibc, jemalloc, mimalloc), each timed after an untimed pass:
 ##             ns, cycles and instructions per call, footprint; checked against the kernel's
 bench:
 	$(Q)$(DEPS) build qemu python host
 	$(Q)$(probe_i386)
-	$(Q)$(call build_defconfig,slab)
-	$(Q)$(call build_defconfig,slob)
-	$(Q)$(call build_defconfig,slob_fast)
-	$(Q)for c in slab slob slob_fast; do \
+	$(Q)$(build_allocators)
+	$(Q)for c in $(ALLOCATORS); do \
 		$(with_i386) $(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=$$c bench || exit 1; done
 	$(Q)mkdir -p $(BUILD)/bench $(srctree)/docs/results
-	$(Q){ $(with_i386) $(PYTHON) $(srctree)/scripts/bench --mem $(MEM) --trace "$(TRACE)" \
+	$(Q){ $(with_i386) $(PYTHON) $(srctree)/scripts/bench --mem $(MEM) $(trace_arg) \
 		--out $(BUILD)/bench; echo $$? > $(BUILD)/bench/status; \
 	  $(with_i386) $(srctree)/scripts/bench-smp; } | tee $(BUILD)/bench/report.txt
-	$(Q)$(results_file) $(BUILD)/bench/report.txt bench
+	$(Q)$(results_file) $(BUILD)/bench/report.txt bench txt
 	$(Q)exit $$(cat $(BUILD)/bench/status)
 
 ## smpbench    the kernel's smpbench at CPUS (default 4) CPUs in QEMU, SLAB and SLOB side by

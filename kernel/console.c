@@ -229,7 +229,22 @@ static int cmd_smpbench(int argc, char **argv)
 
 static int cmd_replay(int argc, char **argv)
 {
-	return replay_from_boot_module() ? -1 : 0;
+	int data = argc > 1 && !strcmp(argv[1], "data");
+
+	if (argc > 1 && !data) {
+		printk("replay: %pE: unknown argument (replay [data])\n", argv[1]);
+		return -1;
+	}
+	return replay_from_boot_module(data) ? -1 : 0;
+}
+
+static int cmd_soak(int argc, char **argv)
+{
+	unsigned long rounds = 3;
+
+	if (argc > 1 && parse_count("soak", argv[1], &rounds))
+		return -1;
+	return replay_soak(rounds) ? -1 : 0;
 }
 
 static int cmd_cpus(int argc, char **argv)
@@ -257,7 +272,10 @@ static const struct command commands[] = {
 	  cmd_smpbench },
 	{ "shrink", "", 0, 0, "give every spare page back to the page allocator now", cmd_shrink },
 	{ "validate", "", 0, 0, "check the page and object allocators' structures", cmd_validate },
-	{ "replay", "", 0, 0, "replay the allocation trace loaded as a boot module", cmd_replay },
+	{ "replay", "[data]", 0, 1, "replay the allocation trace loaded as a boot module (data: "
+	  "also the figures the scripts parse)", cmd_replay },
+	{ "soak", "[rounds]", 0, 1, "replay every trace module, rounds times over (3), what each "
+	  "leaves live kept three rounds", cmd_soak },
 #ifdef CONFIG_FAULT_INJECTION
 	{ "fault", "[name spec|off]", 0, 2, "show or set fault injection (failslab, fail_page_alloc)",
 	  fault_inject_command },

@@ -2,14 +2,20 @@
  *
  * Slabs.  A cache hands out objects of one size, kept in slabs: blocks of
  * 2^order pages, the smallest order that holds an object, grown (as Linux
- * 2.6 did) only up to slab_break_order, 0 or 1, while the tail a slab
- * cannot use is more than 1/8 of it: large orders are what a fragmented
- * page allocator cannot give.  A slab starts with a colour offset (a
+ * 2.6 did) up to slab_break_order, 0 or 1, while the tail a slab cannot
+ * use is more than 1/8 of it; then up to SLAB_FIT_ORDER (16 KiB) where a
+ * larger slab spends at most half the share of its bytes beside its
+ * objects (tail and descriptor), and with the descriptor off the slab
+ * where that packs more: a 480-byte inode took 8 a page with 220 bytes
+ * left, and takes 17 in two pages with 32 left.  Larger orders are what a
+ * fragmented page allocator cannot give, and a cache's last partly used
+ * slab costs more pages: hence half, and no more than four pages.  A
+ * slab starts with a colour offset (a
  * multiple of the cache line that differs between successive slabs, so
  * that objects at the same index of different slabs use different cache
  * lines), then its descriptor (struct slab and one kmem_bufctl_t per
- * object) unless objects are large: then the descriptor is an internal
- * object.  Every page of a slab points to its cache, its descriptor and
+ * object) unless the layout puts it off the slab: then the descriptor is
+ * an internal object.  Every page of a slab points to its cache, its descriptor and
  * its first object (PG_slab), so the cache, slab and index of any object
  * are found in O(1); its flags also say whether the slab is of a kmalloc()
  * size class (PG_kmalloc) or of the allocator's own objects (PG_internal),
@@ -178,25 +184,76 @@ static unsigned int cache_estimate(unsigned int order, size_t size, size_t align
 	return (unsigned int)num;
 }
 
-/* Sets gfporder and num: the smallest order that holds an object, then
- * larger ones only while below slab_break_order and wasting more than 1/8.
- * *left gets the waste.  Returns -1 if no order holds an object. */
+/* A way to lay out a slab: 2^order pages, num objects, the descriptor on
+ * the slab or off it; cost is what it spends beside the objects: the tail
+ * left unused, the descriptor, or an off-slab descriptor's internal object. */
+struct slab_fit {
+	unsigned int order, num;
+	int off_slab;
+	size_t left, cost;
+};
+
+static void fit_slab(struct kmem_cache *c, unsigned int order, int off_slab,
+		     struct slab_fit *f)
+{
+	struct kmem_cache *d;
+
+	f->order = order;
+	f->off_slab = off_slab;
+	f->num = cache_estimate(order, c->buffer_size, c->align, !off_slab, &f->left);
+	f->cost = (PAGE_SIZE << order) - f->num * c->buffer_size;
+	if (off_slab && f->num) {
+		d = kmem_find_internal_cachep(sizeof(struct slab) + f->num * sizeof(kmem_bufctl_t));
+		if (d)
+			f->cost += d->buffer_size;
+		else
+			f->num = 0;
+	}
+}
+
+/* Does f spend a smaller share of its slab than best: at the same order
+ * less, at a larger one at most half (a larger slab costs a cache more
+ * pages while it is partly used)? */
+static int fits_better(const struct slab_fit *f, const struct slab_fit *best)
+{
+	if (!f->num)
+		return 0;
+	if (!best->num)
+		return 1;
+	if (f->order == best->order)
+		return f->cost < best->cost;
+	return (f->cost << best->order) * 2 <= (best->cost << f->order);
+}
+
+/* Sets gfporder and num: the smallest order that holds an object, larger
+ * ones below slab_break_order while they waste more than 1/8 (Linux 2.6's
+ * rule); then, up to SLAB_FIT_ORDER, the order and descriptor placement
+ * that spend the smallest share of the slab beside its objects (see
+ * fits_better()).  *left gets the tail.  Returns -1 if no order holds an
+ * object. */
 static int calculate_slab_order(struct kmem_cache *c, size_t *left)
 {
-	unsigned int order, num;
-	size_t waste;
+	struct slab_fit best = { 0 }, f;
+	unsigned int order;
+	int off;
 
-	c->num = 0;
 	for (order = 0; order < MAX_ORDER; order++) {
-		num = cache_estimate(order, c->buffer_size, c->align, !OFF_SLAB(c), &waste);
-		if (!num)
-			continue;
-		c->num = num;
-		c->gfporder = order;
-		*left = waste;
-		if (order >= slab_break_order || waste * 8 <= (PAGE_SIZE << order))
+		for (off = 0; off < 2; off++) {
+			fit_slab(c, order, off, &f);
+			if (!best.num || (order <= slab_break_order && best.left * 8 >
+					  (PAGE_SIZE << best.order) && f.num) || fits_better(&f, &best))
+				best = f;
+		}
+		if (best.num && order >= max_t(unsigned int, slab_break_order, SLAB_FIT_ORDER))
 			break;
 	}
+	c->num = best.num;
+	c->gfporder = best.order;
+	*left = best.left;
+	if (best.off_slab)
+		c->common.flags |= CFLGS_OFF_SLAB;
+	else
+		c->common.flags &= ~CFLGS_OFF_SLAB;
 	return c->num ? 0 : -1;
 }
 
@@ -231,8 +288,6 @@ static int cache_layout(struct kmem_cache *c, size_t size, size_t align, unsigne
 	c->align = max(ralign, align);
 	c->buffer_size = ALIGN(size, c->align);
 	c->common.flags = flags & ~CFLGS_OFF_SLAB;
-	if (c->buffer_size >= OFF_SLAB_MIN_SIZE)
-		c->common.flags |= CFLGS_OFF_SLAB;
 	if (calculate_slab_order(c, &left) || (OFF_SLAB(c) && place_descriptor(c, &left)))
 		return -1;
 	if (!OFF_SLAB(c))

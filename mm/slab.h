@@ -99,8 +99,11 @@ static inline void *ac_entry_read(const struct array_cache *ac, unsigned int i)
 
 /* RAM above which slabs may grow to order 1 to meet the 1/8 waste bound. */
 #define SLAB_BREAK_RAM_BYTES	(32UL << 20)
-/* Objects this large (padded) get their descriptors off the slab. */
+/* Objects this large (padded) got their descriptors off the slab (tests). */
 #define OFF_SLAB_MIN_SIZE	(PAGE_SIZE >> 3)
+/* Slabs grow up to this order (16 KiB) where that spends half the share
+ * of the slab beside its objects (tail, descriptor) or less. */
+#define SLAB_FIT_ORDER		2
 /* A magazine holds four pages of objects, but 24 at least (8 of objects
  * larger than a page) and 120 at most (Linux 2.6's held 120 up to 256
  * bytes, 54 up to 1 KiB, 24 up to 4 KiB, 8 above): what a magazine holds

@@ -102,5 +102,7 @@ unsigned long slob_cache_inuse(struct kmem_cache *c);
  * kmem_validate() (slob_heap_info.c or slob_fast_info.c).  slob_lock held. */
 void slob_heap_report(void);
 int slob_heap_validate(void);
+/* The bytes of the heap's largest free block (a walk: for reports). */
+unsigned long slob_heap_largest_free(void);
 
 #endif /* MM_SLOB_H */

@@ -26,6 +26,14 @@ static void walk_free_lists(struct heap_walk *w)
 	}
 }
 
+unsigned long slob_heap_largest_free(void)
+{
+	struct heap_walk w;
+
+	walk_free_lists(&w);
+	return w.largest;
+}
+
 void slob_heap_report(void)
 {
 	struct heap_walk w;

@@ -81,6 +81,14 @@ int slob_heap_validate(void)
 	return errors;
 }
 
+unsigned long slob_heap_largest_free(void)
+{
+	struct heap_walk w;
+
+	walk_heap(&w);
+	return w.largest * SLOB_UNIT;
+}
+
 void slob_heap_report(void)
 {
 	struct heap_walk w;

@@ -28,6 +28,16 @@ void kmem_report(void)
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
 }
 
+unsigned long kmem_heap_largest_free(void)
+{
+	unsigned long flags, bytes;
+
+	spin_lock_irqsave(&slob_lock, flags);
+	bytes = slob_heap_largest_free();
+	spin_unlock_irqrestore(&slob_lock, flags);
+	return bytes;
+}
+
 int kmem_validate(void)
 {
 	unsigned long flags;

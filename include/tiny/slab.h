@@ -132,6 +132,18 @@ struct kmem_stats {
 };
 void kmem_get_stats(struct kmem_stats *stats);
 
+/* The largest free block in SLOB's heap, in bytes: the largest request it
+ * could still serve without taking pages (the soak records it).  0 for an
+ * allocator that keeps no such heap (SLAB: objects are sized by cache). */
+#ifdef CONFIG_SLOB
+unsigned long kmem_heap_largest_free(void);
+#else
+static inline unsigned long kmem_heap_largest_free(void)
+{
+	return 0;
+}
+#endif
+
 extern const char kmem_allocator_name[];	/* "SLAB" or "SLOB" */
 
 /* Boot: kmem_cache_init() right after the page allocator, and

@@ -66,32 +66,72 @@ static unsigned int estimate(size_t bytes, size_t bs, size_t align, int on_slab,
 
 /* ---- layout --------------------------------------------------------------- */
 
-/* Checks c's layout; its order must be the smallest that holds an object,
- * grown only below break_order while more than 1/8 is wasted. */
+/* The test's own cost of a slab of 2^order pages for objects of c's size:
+ * its bytes beside the objects (tail, descriptor, or an off-slab
+ * descriptor's internal object); *n gets the objects, 0 if none fit. */
+static size_t fit_cost(struct kmem_cache *c, unsigned int order, int off_slab, unsigned int *n)
+{
+	size_t bytes = PAGE_SIZE << order, m;
+	struct kmem_cache *d;
+
+	*n = estimate(bytes, c->buffer_size, c->align, !off_slab, &m);
+	if (!*n || !off_slab)
+		return bytes - *n * c->buffer_size;
+	d = kmem_find_internal_cachep(sizeof(struct slab) + *n * sizeof(kmem_bufctl_t));
+	if (!d)
+		*n = 0;
+	return d ? bytes - *n * c->buffer_size + d->buffer_size : 0;
+}
+
+/* Does (cost, order) spend at most half the share of its slab that
+ * (best, best_order) does (the same order: less)? */
+static int spends_less(size_t cost, unsigned int order, size_t best, unsigned int best_order)
+{
+	if (order == best_order)
+		return cost < best;
+	return (cost << best_order) * 2 <= (best << order);
+}
+
+/* Checks c's layout: the objects its order holds with its descriptor
+ * placement; no order up to SLAB_FIT_ORDER (or the break) and placement
+ * that spends a smaller share of the slab beside its objects (at a larger
+ * order, half or less); and below its order, none that holds an object
+ * unless below break_order while wasting more than 1/8 (Linux 2.6's
+ * rule) or spending more. */
 static void check_layout(struct ktest *t, struct kmem_cache *c, unsigned int break_order)
 {
 	size_t bytes = slab_bytes(c), used = c->num * c->buffer_size + on_slab_mgmt(c), left, m;
-	int initially_on_slab = c->buffer_size < OFF_SLAB_MIN_SIZE;
-	unsigned int o;
+	unsigned int o, n, limit = max_t(unsigned int, break_order, SLAB_FIT_ORDER), chosen_n;
+	size_t chosen, cost;
+	int off;
 
 	KTEST_ASSERT_LE(t, used, bytes);
 	left = bytes - used;
 	KTEST_EXPECT_EQ(t, c->num * c->buffer_size + on_slab_mgmt(c) + left, bytes);
+	/* placed off the slab, a descriptor moves into the tail if it fits there */
+	chosen = fit_cost(c, c->gfporder, 0, &chosen_n);
+	if (chosen_n != c->num)
+		chosen = fit_cost(c, c->gfporder, 1, &chosen_n);
+	KTEST_EXPECT_EQ(t, chosen_n, c->num);
 	KTEST_EXPECT_EQ(t, c->num, estimate(bytes, c->buffer_size, c->align, !OFF_SLAB(c), &m));
 	KTEST_EXPECT_EQ(t, c->slab_size, OFF_SLAB(c) ?
 			sizeof(struct slab) + c->num * sizeof(kmem_bufctl_t) : m);
 	KTEST_EXPECT_EQ(t, c->colour, left / c->colour_off);
 	KTEST_EXPECT_EQ(t, c->colour_off, max_t(size_t, L1_CACHE_BYTES, c->align));
-	/* each smaller order holds nothing, or is below the break and too wasteful */
-	for (o = 0; o < c->gfporder; o++) {
-		size_t b = PAGE_SIZE << o;
-		unsigned int n = estimate(b, c->buffer_size, c->align, initially_on_slab, &m);
+	for (o = 0; o <= limit && o < MAX_ORDER; o++) {
+		for (off = 0; off < 2; off++) {
+			size_t mo, waste;
 
-		KTEST_EXPECT_TRUE(t, !n || (o < break_order && (b - n * c->buffer_size - m) * 8 > b));
+			cost = fit_cost(c, o, off, &n);
+			if (!n || (o == c->gfporder && n == c->num))
+				continue;
+			estimate(PAGE_SIZE << o, c->buffer_size, c->align, !off, &mo);
+			waste = (PAGE_SIZE << o) - n * c->buffer_size - mo;
+			if (o < c->gfporder && o < break_order && waste * 8 > (PAGE_SIZE << o))
+				continue;	/* Linux's rule grew past it */
+			KTEST_EXPECT_FALSE(t, spends_less(cost, o, chosen, c->gfporder));
+		}
 	}
-	/* below the break, growth stops within the 1/8 bound */
-	if (c->gfporder < break_order && c->gfporder + 1 < MAX_ORDER)
-		KTEST_EXPECT_LE(t, left * 8, bytes);
 	ktest_info(t, "%6zu bytes: order %u, %3u objects, %5zu bytes left, %2u colours, %s",
 		   c->buffer_size, c->gfporder, c->num, left, c->colour,
 		   OFF_SLAB(c) ? "off-slab" : "on-slab");
@@ -264,7 +304,7 @@ static void descriptor_on_or_off_slab(struct ktest *t)
 static void colour_offsets_cycle(struct ktest *t)
 {
 	static void *obj[256];
-	struct kmem_cache *c = kmem_cache_create("test_colour", 450, 0, 0, NULL, NULL);
+	struct kmem_cache *c = kmem_cache_create("test_colour", 1100, 0, 0, NULL, NULL);
 	unsigned int i, n = 0, slabs, first = 0;
 	unsigned long flags;
 

@@ -6,8 +6,9 @@ cases run the real host builds (make bench's binaries, built here if
 missing) without QEMU (--no-kernel), without callgrind and with one peer,
 on the first lines of the shipped trace, which takes seconds: on 2 MiB the
 allocators run out of memory and bench must count the failures and exit
-1; on 32 MiB the same run is clean and exits 0, and SLAB and SLOB take
-next to no host page fault (their RAM is backed before the replay).
+1; on 32 MiB the same run is clean and exits 0, SLAB and SLOB take next
+to no host page fault (their RAM is backed before the replay), and
+neither does glibc in its timed pass (it is timed after a warm-up pass).
 Where the host runs no i386 program (scripts/i386_probe.py), the same
 runs use the 64-bit builds (bench-timed-64), and the word-size row must
 say so.
@@ -140,8 +141,13 @@ def verdict_counts_failures():
             problems.append(f"32 MiB: row {label!r} incomplete: {cells}")
     if "FAILED" in clean.stdout:
         problems.append("32 MiB: a FAILED line")
-    faults = row(clean.stdout, "host page faults in the replay")
+    faults = row(clean.stdout, "host page faults in the timed replay")
     if not faults or not all(f.isdigit() and int(f) < 100 for f in faults[:2]):
         problems.append(f"32 MiB: SLAB and SLOB took host page faults in the replay "
                         f"(is the RAM not backed beforehand?): {faults}")
+    # glibc is timed on a second pass, its heap kept from the first (issue 32):
+    # without the warm-up it took about 1,700 faults on this trace, 140 with it
+    if not faults or len(faults) < 4 or not faults[3].isdigit() or int(faults[3]) > 600:
+        problems.append(f"32 MiB: glibc took host page faults in its timed replay (was it not "
+                        f"warmed up first?): {faults}")
     return problems, small.stdout + small.stderr + clean.stdout + clean.stderr

@@ -581,7 +581,7 @@ def cmdline_limits():
     log = work("cmdline-limits.log")
     words = ["mem=4098M", "mem=5G", "mem=99999999999G", "mem=4096M", "mem", "loglevel=99999999999",
              "loglevel=4294967296", "console=ttyS0", "poweroff=now", "quiet=5", "replay=foo",
-             "x=\x1b[2J\x07", "poweroff"]
+             "x=\x1b[2J\x07", "poweroff", "soak=0"]
     module = work("module.bin")
     with open(module, "wb") as f:
         f.write(b"not a trace")
@@ -593,15 +593,18 @@ def cmdline_limits():
     for w in words[:4] + words[5:7]:
         expect_in(text, problems, f'Bad value for kernel parameter "{w}", ignored: out of range')
     expect_in(text, problems, 'Kernel parameter "mem" ignored: it needs a value')
-    for w in words[7:11]:
+    for w in words[7:10]:
         expect_in(text, problems, f'Kernel parameter "{w}" ignored: {w.split("=")[0]} is a flag '
                   'and takes no value')
+    expect_in(text, problems, 'Bad value for kernel parameter "replay=foo", ignored (replay',
+              'Bad value for kernel parameter "soak=0", ignored: out of range (soak')
     expect_in(text, problems, 'Unknown kernel command line parameter "x=\\x1b[2J\\x07"',
               'bytes "' + module + ' \\x1b[31mred"',   # the module's name
               "Kernel command line: ")       # an info message: quiet=5 did not hide it
     if "\x1b" in text or "\x07" in text:
         problems.append("control bytes from the command line reached the terminal")
-    if "using RAM below" in text or "Console ready" in text or "replay:" in text:
+    if "using RAM below" in text or "Console ready" in text or \
+            re.search(r"^replay: (replaying|no trace)|^soak: ", strip(text), re.M):
         problems.append("a refused parameter took effect")
     m = re.search(r"MemTotal:\s+(\d+) kB", text)
     if not m or int(m.group(1)) < 30000:
@@ -647,8 +650,8 @@ def agreement_case(alloc):
     def case():
         trace, stats = full_trace()
         log = work(f"replay-{alloc}.log")
-        status, ktext = qemu_run(log, "--kernel", kernel(alloc), "--append", "replay poweroff",
-                                 "--initrd", trace, timeout=300)
+        status, ktext = qemu_run(log, "--kernel", kernel(alloc), "--append",
+                                 "replay=data poweroff", "--initrd", trace, timeout=300)
         problems = []
         if status != 0:
             problems.append(f"kernel replay: qemu-run status {status}")
@@ -1152,6 +1155,81 @@ def gdb_dmesg_without_log_buf():
     return problems, out[-1500:]
 
 
+# ---- issue 32: the replay's summary, the soak -------------------------------------------
+
+def console_replay_summary():
+    """A person at the console sees a replay as a progress line and a short summary;
+    "replay data" adds what the scripts parse (the layout, the allocator's report,
+    256 samples); "replay junk" is refused.  SLAB, the first 6000 lines of the trace."""
+    problems = []
+    with QemuConsole(["--kernel", kernel("slab"), "--initrd", small_trace(), "--append",
+                      "console"], mem=32, timeout=120) as q:
+        q.expect(r"tinyslab> ")
+        q.send("replay\r")
+        out = strip(q.expect(r"tinyslab> ", timeout=120))
+        lines = [l for l in out.splitlines() if l.startswith("replay")]
+        if not re.search(r"^replay: running 10% 20% .* 90% done$", out, re.M):
+            problems.append("no progress line 'replay: running 10% 20% ... done'")
+        if "replay: PASS" not in out or "overhead (held - live) / live" not in out:
+            problems.append("no summary (overhead, PASS)")
+        if len(lines) > 14:
+            problems.append(f"the replay printed {len(lines)} lines; a summary is a few")
+        for noise in ("replay-sample:", "replay-layout:", "allocator report at the end"):
+            if noise in out:
+                problems.append(f"the plain replay printed {noise!r}")
+        q.send("replay data\r")
+        out = strip(q.expect(r"tinyslab> ", timeout=120))
+        samples = len(re.findall(r"^replay-sample: \d+ \d+ \d+$", out, re.M))
+        if samples < 100:
+            problems.append(f"'replay data' printed {samples} samples")
+        expect_in(out, problems, "replay-layout: ram=", "replay: allocator report at the end",
+                  "slabinfo - version: 2.1", "replay: PASS")
+        q.send("replay junk\r")
+        out = strip(q.expect(r"tinyslab> ", timeout=30))
+        if "unknown argument" not in out or "replay: replaying" in out:
+            problems.append("'replay junk' was not refused")
+        return problems, q.log
+
+
+def soak_console_stops():
+    """The console's soak: two rounds of two traces print three soak-round lines, validate
+    clean and PASS with every page back; Ctrl-C stops a long one ("soak: interrupted"),
+    every object kept from earlier rounds freed (MemFree and Slab as before), validate
+    clean.  SLOB, the small trace twice (under two names)."""
+    problems = []
+    small = small_trace()
+    twin = work("small-twin.replay")
+    if not os.path.exists(twin):
+        with open(small, "rb") as f, open(twin, "wb") as g:
+            g.write(f.read())
+    with QemuConsole(["--kernel", kernel("slob"), "--initrd", small, "--initrd", twin,
+                      "--append", "console"], mem=32, timeout=120) as q:
+        q.expect(r"tinyslab> ")
+        before = memfree_after_shrink(q)
+        q.send("soak 2\r")
+        out = strip(q.expect(r"tinyslab> ", timeout=120))
+        rounds = re.findall(r"^soak-round: (\d+) held \d+ .* validate (\d+) failures (\d+) "
+                            r"corruptions (\d+)$", out, re.M)
+        if [r[0] for r in rounds] != ["0", "1", "2"]:
+            problems.append(f"soak 2 printed rounds {[r[0] for r in rounds]}")
+        if any(r[1:] != ("0", "0", "0") for r in rounds):
+            problems.append(f"a round was not clean: {rounds}")
+        expect_in(out, problems, "soak: PASS", "what each leaves live kept 3 rounds")
+        q.send("soak 1000000\r")
+        q.expect(r"soak-round: 1 ", timeout=120)
+        q.send("\x03")
+        out = strip(q.expect(r"tinyslab> ", timeout=60))
+        if not re.search(r"replay: interrupted at op \d+ of \d+", out) or \
+                "soak: interrupted" not in out:
+            problems.append("no 'soak: interrupted' after Ctrl-C")
+        if memfree_after_shrink(q) != before:
+            problems.append("MemFree or Slab differ after the interrupted soak")
+        q.send("validate\r")
+        if "validate: 0 inconsistencies found" not in strip(q.expect(r"tinyslab> ")):
+            problems.append("validate found inconsistencies after the interrupted soak")
+        return problems, q.log
+
+
 CASES = [
     console_case("slab"),
     console_case("slob"),
@@ -1215,6 +1293,8 @@ CASES = [
     kmem_debug_trace_case("slob"),
     fault_injection_console_case("slab"),
     fault_injection_console_case("slob"),
+    console_replay_summary,
+    soak_console_stops,
 ]
 
 
