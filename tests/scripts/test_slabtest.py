@@ -136,7 +136,7 @@ def tables_give_ratios_to_slab():
 def refuses_bad_arguments():
     problems, log = [], ""
     with tempfile.TemporaryDirectory() as tmp:
-        for args, want in ((["--calls", "0"], "--calls and --runs at least 1"),
+        for args, want in ((["--calls", "0"], "--calls, --runs and --host-runs at least 1"),
                            (["--cpus", "1"], "--cpus at least 2"),
                            (["--build", tmp], "is missing: make slabtest builds it")):
             r = subprocess.run([PY, SCRIPT] + args, capture_output=True, text=True)

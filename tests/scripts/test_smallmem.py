@@ -128,8 +128,9 @@ def failures_are_named():
 def tables_show_failed_rows_and_differences():
     sm, problems = load(), []
     ok = sm.parse_boot(0, sm.strip(BOOT))
-    slob = sm.parse_boot(0, sm.strip(BOOT.replace("6836", "6868").replace("Slab:               28",
-                                                                            "Slab:                0")))
+    slob_log = BOOT.replace("6836", "6868").replace("Slab:               28",
+                                                    "Slab:                0")
+    slob = sm.parse_boot(0, sm.strip(slob_log))
     dead = sm.parse_boot(1, "Kernel panic - not syncing: mm: no usable memory\n")
     lines = sm.boot_table(8, [("SLAB", ok), ("SLOB", slob), ("SLUB_TINY", dead)])
     text = "\n".join(lines)
