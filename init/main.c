@@ -12,6 +12,7 @@
 #include <tiny/replay.h>
 #include <tiny/fault_inject.h>
 #include <tiny/slab.h>
+#include <tiny/slab_test.h>
 #include <tiny/smp.h>
 #include <tiny/string.h>
 #include <tiny/timer.h>
@@ -90,6 +91,20 @@ static int replay_setup(const char *val)
 kernel_flag("replay", replay_setup,
 	     "replay the allocation trace loaded as the first boot module, then report");
 
+static unsigned long slabtest_calls;
+
+static int slabtest_setup(const char *val)
+{
+	if (!val) {
+		slabtest_calls = SLAB_TEST_DEFAULT_CALLS;
+		return 0;
+	}
+	return parse_ulong(val, 1, ~0UL, &slabtest_calls);
+}
+kernel_param_opt("slabtest", slabtest_setup,
+	     "[=N]: run the console's slabtest (N calls, default 10000) after boot, before any "
+	     "console, so that a run under QEMU -icount repeats exactly");
+
 /* Cuts the usable RAM ranges at the mem= limit. */
 static void apply_mem_limit(void)
 {
@@ -142,6 +157,8 @@ static int run_boot_actions(void)
 	}
 	if (replay_requested)
 		failed |= replay_from_boot_module() != 0;
+	if (slabtest_calls)
+		failed |= slab_test_report(slabtest_calls) != 0;
 	return failed;
 }
 

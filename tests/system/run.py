@@ -493,6 +493,26 @@ def mem_limit_and_unknown_parameter():
     return problems, text
 
 
+def slabtest_at_boot():
+    """slabtest=N runs the console's slabtest after boot (what make slabtest's
+    -icount run uses, so that nothing typed moves its figures), on every online
+    CPU; slabtest=0 is refused and runs nothing."""
+    problems = []
+    status, text = qemu_run(work("slabtest-boot.log"), "--kernel", kernel("slab"), "--smp", "2",
+                            "--append", "slabtest=3 poweroff", timeout=120)
+    if status != 0:
+        problems.append(f"slabtest=3: qemu-run status {status}, expected 0")
+    expect_in(text, problems, "slabtest: SLAB, 3 calls per test, size and CPU, 2 CPU(s) online",
+              "slabtest: single 8 bytes, 1 CPU, batches of 3: kmalloc ",
+              "slabtest: one_alloc 16384 bytes, 2 CPUs", "slabtest: done, 0 allocations failed")
+    status, bad = qemu_run(work("slabtest-boot-0.log"), "--kernel", kernel("slab"), "--append",
+                           "slabtest=0 poweroff", timeout=120)
+    expect_in(bad, problems, 'Bad value for kernel parameter "slabtest=0", ignored: out of range')
+    if status != 0 or "slabtest: SLAB" in bad:
+        problems.append(f"slabtest=0: status {status}, or a report ran")
+    return problems, text + bad
+
+
 def cmdline_limits():
     """Numbers that overflow, flags given values, control bytes (in a word
     and in a module's name): each word is refused with a message and
@@ -1145,6 +1165,7 @@ CASES = [
     console_paste,
     console_replay_repeats_and_stops,
     mem_limit_and_unknown_parameter,
+    slabtest_at_boot,
     cmdline_limits,
     cmdline_length,
     replay_malformed_module,
