@@ -55,7 +55,7 @@ kconfig_env := cd $(objtree) && srctree=$(srctree) KCONFIG_CONFIG=.config
 
 config-targets := defconfig $(DEFCONFIGS) menuconfig olddefconfig savedefconfig oldconfig
 meta-targets := help clean distclean test test-bochs run iso qemu gdb sizes compare bench fuzz coverage host-test \
-		script-test check-deps vmlinux-for-qemu quick debug-costs smpbench soak trace-shapes
+		script-test check-deps vmlinux-for-qemu quick debug-costs smpbench soak trace-shapes smallmem slabtest
 build-goals := $(filter-out $(config-targets) $(meta-targets),$(MAKECMDGOALS))
 ifeq ($(MAKECMDGOALS),)
 build-goals := all
@@ -408,6 +408,51 @@ smpbench:
 		cat $(BUILD)/smpbench/report.txt; [ $$status = 0 ] || exit $$status; \
 		cp $(BUILD)/smpbench/report.txt $(srctree)/docs/results/smpbench-$$(date +%Y-%m-%d).txt && \
 		echo "(written to docs/results/smpbench-$$(date +%Y-%m-%d).txt)"
+
+# The allocators every comparison runs (scripts/allocators.py: those with a
+# defconfig in this tree), and the date the results files carry.
+ALLOCATORS = $(shell $(PYTHON) $(srctree)/scripts/allocators.py)
+RESULTS_DATE := $(shell date +%Y-%m-%d)
+
+## smallmem    free pages and Slab: of every allocator's uniprocessor kernel without the
+##             self-tests (as make sizes builds them) on SMALLMEM_MEM machines (QEMU -m 8
+##             and 16), after boot and after replaying each tests/traces/*.ftrace.gz, beside
+##             the 2007 and 2022 threads' figures; SMALLMEM_ROWS="ALLOC ARGS; ..." adds rows
+##             (docs/results/smallmem-DATE.txt for the default sizes and rows)
+SMALLMEM_MEM ?= 8,16
+SMALLMEM_ROWS ?=
+smallmem:
+	$(Q)$(DEPS) build qemu python
+	+$(Q)for a in $(ALLOCATORS); do $(call build_tweaked,$${a},up,$(UP)) || exit 1; done
+	$(Q)mkdir -p $(BUILD)/smallmem $(srctree)/docs/results
+	$(Q)$(PYTHON) $(srctree)/scripts/smallmem --build $(BUILD) --mem $(SMALLMEM_MEM) \
+		--rows "$(SMALLMEM_ROWS)" > $(BUILD)/smallmem/report.txt; status=$$?; \
+		cat $(BUILD)/smallmem/report.txt; [ $$status = 0 ] || exit $$status; \
+		if [ "$(SMALLMEM_MEM)" = 8,16 ] && [ -z "$(SMALLMEM_ROWS)" ]; then \
+		cp $(BUILD)/smallmem/report.txt $(srctree)/docs/results/smallmem-$(RESULTS_DATE).txt && \
+		echo "(written to docs/results/smallmem-$(RESULTS_DATE).txt)"; fi
+
+## slabtest    slab_test's microbenchmark for every allocator: cycles per kmalloc, kfree
+##             and pair at 8 to 16384 bytes, and on several CPUs at once, remote frees and
+##             one CPU allocating while the others free; on the host (TSC, CPU threads)
+##             and in QEMU at 1 CPU (-icount) and SLABTEST_CPUS (2); ratios to SLAB and the
+##             published anchors (docs/results/slabtest-DATE.txt for the default
+##             SLABTEST_CALLS, 10000 calls per test)
+SLABTEST_CALLS ?= 10000
+SLABTEST_CPUS ?= 2
+slabtest:
+	$(Q)$(DEPS) build qemu python host
+	$(Q)$(probe_i386)
+	+$(Q)for a in $(ALLOCATORS); do $(call build_defconfig,$${a}) && \
+		$(with_i386) $(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=$${a} slabtest || exit 1; \
+		done
+	$(Q)mkdir -p $(BUILD)/slabtest $(srctree)/docs/results
+	$(Q)$(with_i386) $(PYTHON) $(srctree)/scripts/slabtest --build $(BUILD) \
+		--calls $(SLABTEST_CALLS) --cpus $(SLABTEST_CPUS) > $(BUILD)/slabtest/report.txt; \
+		status=$$?; cat $(BUILD)/slabtest/report.txt; [ $$status = 0 ] || exit $$status; \
+		if [ "$(SLABTEST_CALLS)" = 10000 ]; then \
+		cp $(BUILD)/slabtest/report.txt $(srctree)/docs/results/slabtest-$(RESULTS_DATE).txt && \
+		echo "(written to docs/results/slabtest-$(RESULTS_DATE).txt)"; fi
 
 ## debug-costs what kmem_debug= costs: the shipped trace replayed on the host without the
 ##             layer and with each letter (none, Z, P, U, ZPU), SLAB and SLOB: ns per call

@@ -12,6 +12,7 @@
 #include <tiny/replay.h>
 #include <tiny/fault_inject.h>
 #include <tiny/slab.h>
+#include <tiny/slab_test.h>
 #include <tiny/smp.h>
 #include <tiny/string.h>
 #include <tiny/timer.h>
@@ -106,6 +107,20 @@ kernel_param("soak", soak_setup,
 	     "=ROUNDS: replay every trace loaded as a boot module, ROUNDS rounds back to back, "
 	     "what each leaves live kept three rounds; a line of figures after each round");
 
+static unsigned long slabtest_calls;
+
+static int slabtest_setup(const char *val)
+{
+	if (!val) {
+		slabtest_calls = SLAB_TEST_DEFAULT_CALLS;
+		return 0;
+	}
+	return parse_ulong(val, 1, ~0UL, &slabtest_calls);
+}
+kernel_param_opt("slabtest", slabtest_setup,
+	     "[=N]: run the console's slabtest (N calls, default 10000) after boot, before any "
+	     "console, so that a run under QEMU -icount repeats exactly");
+
 /* Cuts the usable RAM ranges at the mem= limit. */
 static void apply_mem_limit(void)
 {
@@ -160,6 +175,8 @@ static int run_boot_actions(void)
 		failed |= replay_from_boot_module(replay_data) != 0;
 	if (soak_rounds)
 		failed |= replay_soak(soak_rounds) != 0;
+	if (slabtest_calls)
+		failed |= slab_test_report(slabtest_calls) != 0;
 	return failed;
 }
 

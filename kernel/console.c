@@ -4,7 +4,7 @@
  * with simple editing (backspace, Ctrl-U to clear, Ctrl-C to cancel,
  * escape sequences such as arrow keys ignored) and runs them.  "help"
  * lists the commands.  Ctrl-C also stops a long command (stress,
- * smpbench, selftest between two cases, replay: each asks
+ * smpbench, slabtest, selftest between two cases, replay: each asks
  * console_interrupted()); the others are short.  The input queue,
  * with its handling of Ctrl-C and of lost input, and the line editor are
  * here too (<tiny/console.h> says how they fit together).
@@ -21,6 +21,7 @@
 #include <tiny/random.h>
 #include <tiny/replay.h>
 #include <tiny/slab.h>
+#include <tiny/slab_test.h>
 #include <tiny/string.h>
 #include <tiny/timer.h>
 #include <tiny/irqflags.h>
@@ -227,6 +228,15 @@ static int cmd_smpbench(int argc, char **argv)
 	return kmem_stress_report(ops);
 }
 
+static int cmd_slabtest(int argc, char **argv)
+{
+	unsigned long calls = SLAB_TEST_DEFAULT_CALLS;
+
+	if (argc > 1 && parse_count("slabtest", argv[1], &calls))
+		return -1;
+	return slab_test_report(calls);
+}
+
 static int cmd_replay(int argc, char **argv)
 {
 	int data = argc > 1 && !strcmp(argv[1], "data");
@@ -270,6 +280,8 @@ static const struct command commands[] = {
 	  cmd_stress },
 	{ "smpbench", "[ops]", 0, 1, "allocator throughput on 1, 2, 4... CPUs at once (1..4294967295 ops each)",
 	  cmd_smpbench },
+	{ "slabtest", "[n]", 0, 1, "slab_test: cycles per kmalloc, kfree and pair, 8 to 16384 bytes, "
+	  "n calls each (10000; 1..4294967295), on 1 CPU then all", cmd_slabtest },
 	{ "shrink", "", 0, 0, "give every spare page back to the page allocator now", cmd_shrink },
 	{ "validate", "", 0, 0, "check the page and object allocators' structures", cmd_validate },
 	{ "replay", "[data]", 0, 1, "replay the allocation trace loaded as a boot module (data: "

@@ -111,6 +111,10 @@ def console_case(alloc):
             cmd("buddyinfo", "Node 0, zone   Normal")
             cmd("slabinfo", report)
             cmd("stress 3000", "stress: 3000 operations, no corruption")
+            cmd("slabtest 20", "slabtest: single 8 bytes, 1 CPU, batches of 20: kmalloc ",
+                "slabtest: single 16384 bytes", "slabtest: the tests on several CPUs need 2 or more "
+                "online (1 here)", "slabtest: done, 0 allocations failed")
+            cmd("slabtest 0", "slabtest: 0 is out of range", "usage: slabtest [n]")
             cmd("stress", "usage: stress <n>")
             cmd("stress many", "usage: stress <n>")
             cmd("meminfo now", "usage: meminfo")
@@ -574,6 +578,26 @@ def mem_limit_and_unknown_parameter():
     return problems, text
 
 
+def slabtest_at_boot():
+    """slabtest=N runs the console's slabtest after boot (what make slabtest's
+    -icount run uses, so that nothing typed moves its figures), on every online
+    CPU; slabtest=0 is refused and runs nothing."""
+    problems = []
+    status, text = qemu_run(work("slabtest-boot.log"), "--kernel", kernel("slab"), "--smp", "2",
+                            "--append", "slabtest=3 poweroff", timeout=120)
+    if status != 0:
+        problems.append(f"slabtest=3: qemu-run status {status}, expected 0")
+    expect_in(text, problems, "slabtest: SLAB, 3 calls per test, size and CPU, 2 CPU(s) online",
+              "slabtest: single 8 bytes, 1 CPU, batches of 3: kmalloc ",
+              "slabtest: one_alloc 16384 bytes, 2 CPUs", "slabtest: done, 0 allocations failed")
+    status, bad = qemu_run(work("slabtest-boot-0.log"), "--kernel", kernel("slab"), "--append",
+                           "slabtest=0 poweroff", timeout=120)
+    expect_in(bad, problems, 'Bad value for kernel parameter "slabtest=0", ignored: out of range')
+    if status != 0 or "slabtest: SLAB" in bad:
+        problems.append(f"slabtest=0: status {status}, or a report ran")
+    return problems, text + bad
+
+
 def cmdline_limits():
     """Numbers that overflow, flags given values, control bytes (in a word
     and in a module's name): each word is refused with a message and
@@ -959,6 +983,47 @@ def smpbench_ctrl_c():
         return problems, q.log
 
 
+def slabtest_ctrl_c():
+    """Ctrl-C stops slabtest (SLAB, -smp 2) within seconds: in its single-CPU test,
+    and in one of its tests on both CPUs, where every CPU must leave at the same
+    barrier (with the other CPU left to go on alone, it waited at the next barrier
+    for ever and the console hung); it says where, every object is freed and the
+    allocator stays consistent."""
+    problems = []
+    with QemuConsole(["--kernel", kernel("slab"), "--smp", "2"], timeout=120) as q:
+        q.expect(r"tinyslab> ", timeout=180)
+        q.send("slabtest 3\r")         # every size on both CPUs once: SLAB's per-CPU
+        q.expect(r"tinyslab> ", timeout=120)  # arrays of each cache exist before the count
+        before = memfree_after_shrink(q)
+        for line, wait_for, where in (
+                ("slabtest 4294967295", r"slabtest: SLAB, 4294967295 calls.*\n", "single"),
+                # after the 4096-byte line: where batches are many, so that the
+                # stop lands where more barriers follow
+                ("slabtest 20000", r"slabtest: concurrent 4096 bytes, 2 CPUs.*\n",
+                 "(concurrent|remote|one_alloc)")):
+            q.send(line + "\r")
+            q.expect(wait_for, timeout=300)
+            time.sleep(0.5)
+            q.send("\x03")
+            start = time.monotonic()
+            try:
+                out = strip(q.expect(r"tinyslab> ", timeout=30))
+            except Timeout:
+                problems.append(f"{line!r}: no prompt within 30 s of Ctrl-C")
+                return problems, q.log
+            if time.monotonic() - start > 5:
+                problems.append(f"{line!r}: Ctrl-C took {time.monotonic() - start:.1f} s")
+            if not re.search(rf"slabtest: interrupted in the {where} test at \d+ bytes, after "
+                             r"\d+ calls on CPU 0", out):
+                problems.append(f"{line!r}: no 'interrupted in the {where} test' after Ctrl-C")
+            after = memfree_after_shrink(q)
+            if after != before:
+                problems.append(f"{line!r}: MemFree, Slab {after} kB after Ctrl-C, {before} before")
+        q.send("validate\r")
+        expect_in(strip(q.expect(r"tinyslab> ")), problems, "validate: 0 inconsistencies found")
+        return problems, q.log
+
+
 def selftest_ctrl_c_between_cases():
     """Ctrl-C during a suite (smp at -smp 2, right after its first case) stops the
     selftest command after the case that runs: the rest of the suite is reported
@@ -1266,6 +1331,7 @@ CASES = [
     console_paste,
     console_replay_repeats_and_stops,
     mem_limit_and_unknown_parameter,
+    slabtest_at_boot,
     cmdline_limits,
     cmdline_length,
     replay_malformed_module,
@@ -1285,6 +1351,7 @@ CASES = [
     smp_cpu_hole_case("slab", 1),
     smp_cpu_hole_case("slob", 2),
     smpbench_ctrl_c,
+    slabtest_ctrl_c,
     selftest_ctrl_c_between_cases,
     smp_mp_table_without_acpi,
     kmem_debug_console_case("slab"),
