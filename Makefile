@@ -416,7 +416,7 @@ RESULTS_DATE := $(shell date +%Y-%m-%d)
 
 ## smallmem    free pages and Slab: of every allocator's uniprocessor kernel without the
 ##             self-tests (as make sizes builds them) on SMALLMEM_MEM machines (QEMU -m 8
-##             and 16), after boot and after replaying each tests/traces/*.ftrace.gz, beside
+##             and 16), after boot and after replaying each shipped trace (scripts/traces.py), beside
 ##             the 2007 and 2022 threads' figures; SMALLMEM_ROWS="ALLOC ARGS; ..." adds rows
 ##             (docs/results/smallmem-DATE.txt for the default sizes and rows)
 SMALLMEM_MEM ?= 8,16
