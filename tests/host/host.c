@@ -37,14 +37,14 @@ int vprintk(const char *fmt, va_list args)
 	unsigned long flags;
 	int level = printk_level(&fmt), n;
 
-	flags = arch_local_irq_save();	/* no tick may print in the middle */
+	local_irq_save(flags);	/* no tick may print in the middle */
 	if (level <= console_loglevel) {
 		n = vprintf(fmt, args);
 		fflush(stdout);
 	} else {
 		n = vsnprintf(NULL, 0, fmt, args);
 	}
-	arch_local_irq_restore(flags);
+	local_irq_restore(flags);
 	return n;
 }
 

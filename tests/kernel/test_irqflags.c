@@ -246,7 +246,10 @@ static void ticket_waiter_gets_the_lock_next(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, spin_is_locked(&order.lock));
 }
 
-#define HAND_OVERS	100000	/* far more than any waiter's patience */
+/* Four times a waiter's patience (SPIN_TAS_PATIENCE, 256, hand-overs):
+ * a waiter that has not queued by then never will, and the case fails
+ * in a second rather than backing off 100,000 times. */
+#define HAND_OVERS	1024
 
 /* One CPU plays both sides on a raw lock: "another CPU" holds it (a
  * trylock), a test-and-set wait fails, and the holder hands the lock over
