@@ -30,6 +30,7 @@
 #include <tiny/mm.h>
 #include <tiny/spinlock.h>
 #include <tiny/string.h>
+#include "page_alloc.h"
 
 #define PAGE_POISON	0xaa
 
@@ -41,7 +42,7 @@ struct free_area {
 static struct free_area free_area[MAX_ORDER];
 static DEFINE_SPINLOCK(zone_lock);	/* free_area, counters, page flags/order */
 
-struct page *mem_map;			/* see <tiny/mm.h>: virt_to_page() reads these */
+struct page *mem_map;			/* see page_alloc.h: virt_to_page() reads these */
 unsigned long first_pfn, end_pfn;	/* mem_map covers [first_pfn, end_pfn) */
 static unsigned long managed_pages;		/* pages given to the allocator at boot */
 static unsigned long free_page_count;
@@ -255,19 +256,19 @@ unsigned int page_update_counted(struct page *page, unsigned int set, unsigned i
 	old = page->flags;
 	WRITE_ONCE(page->flags, (old & ~clear) | set);
 	if (set & ~old)
-		atomic_long_add((long)page->inuse, count);
+		atomic_long_add((long)page->nr_pages, count);
 	if (clear & old)
-		atomic_long_add(-(long)page->inuse, count);
+		atomic_long_add(-(long)page->nr_pages, count);
 	spin_unlock_irqrestore(&zone_lock, flags);
 	return old;
 }
 
-unsigned long page_flag_census(unsigned int flag, unsigned long *inuse, atomic_long_t *count,
+unsigned long page_flag_census(unsigned int flag, unsigned long *pages, atomic_long_t *count,
 			       long *counted)
 {
 	unsigned long flags, pfn, n = 0;
 
-	*inuse = 0;
+	*pages = 0;
 	spin_lock_irqsave(&zone_lock, flags);
 	if (count)
 		*counted = atomic_long_read(count);
@@ -276,7 +277,7 @@ unsigned long page_flag_census(unsigned int flag, unsigned long *inuse, atomic_l
 
 		if (page->flags & flag) {
 			n++;
-			*inuse += page->inuse;
+			*pages += page->nr_pages;
 		}
 	}
 	spin_unlock_irqrestore(&zone_lock, flags);
@@ -334,7 +335,7 @@ static void release_block(struct page *page, unsigned int order)
 	free_page_count += 1UL << order;
 }
 
-static void free_block(struct page *page, unsigned int order, void *caller)
+static void buddy_free_checked(struct page *page, unsigned int order, void *caller)
 {
 	int poison = IS_ENABLED(CONFIG_PAGE_POISONING);
 	unsigned long flags;
@@ -389,7 +390,7 @@ void __free_pages(struct page *page, unsigned int order)
 				NULL, __builtin_return_address(0));
 		return;
 	}
-	free_block(page, order, __builtin_return_address(0));
+	buddy_free_checked(page, order, __builtin_return_address(0));
 }
 
 void free_pages(unsigned long addr, unsigned int order)
@@ -408,7 +409,7 @@ void free_pages(unsigned long addr, unsigned int order)
 				__builtin_return_address(0));
 		return;
 	}
-	free_block(page, order, __builtin_return_address(0));
+	buddy_free_checked(page, order, __builtin_return_address(0));
 }
 
 static unsigned long clamp_reserve(unsigned long pages)

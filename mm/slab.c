@@ -244,6 +244,71 @@ static int cache_layout(struct kmem_cache *c, size_t size, size_t align, unsigne
 	return 0;
 }
 
+/* ---- objects from pointers: their page, index and state --------------------- */
+
+/* The page of objp, known to be an object of c in a slab (no range
+ * check): mem_map's base is copied into every cache, so this is one load
+ * from c, not two of globals. */
+static inline struct page *slab_obj_page(const struct kmem_cache *c, const void *objp)
+{
+	return (struct page *)(c->page_base +
+			       ((uintptr_t)objp >> PAGE_SHIFT) * sizeof(struct page));
+}
+
+/* virt_to_page(objp) from copies in c of mem_map's place and range (one
+ * cache line the free reads anyway, not three globals): the struct page,
+ * or NULL for an address outside managed memory. */
+static inline struct page *cache_virt_to_page(const struct kmem_cache *c, const void *objp)
+{
+	unsigned long pfn = (uintptr_t)objp >> PAGE_SHIFT;
+
+	return pfn - c->pfn_lo < c->nr_pfns ? slab_obj_page(c, objp) : NULL;
+}
+
+/* The index of objp in its slab if it is the start of an object of c on
+ * page (a slab page of c), else -1.  Reads only the struct page and c,
+ * which no refill or flush writes: the fast path's object-start check. */
+static inline long obj_index_on_page(const struct kmem_cache *c, const struct page *page,
+				     const void *objp)
+{
+	size_t offset = (uintptr_t)objp - (uintptr_t)READ_ONCE(page->s_mem);	/* huge if before */
+	unsigned int idx = obj_index(c, offset);
+
+	if (offset >= c->objs_bytes || (size_t)idx * c->buffer_size != offset)
+		return -1;
+	return idx;
+}
+
+/* Is page a slab page of c? */
+static inline int page_of_cache(const struct page *page, const struct kmem_cache *c)
+{
+	return page && (READ_ONCE(page->flags) & PG_slab) && READ_ONCE(page->slab_cache) == c;
+}
+
+kmem_bufctl_t *obj_bufctl(const struct kmem_cache *c, const struct page *page, const void *objp)
+{
+	long idx;
+
+	if (!page_of_cache(page, c))
+		return NULL;
+	idx = obj_index_on_page(c, page, objp);
+	return idx < 0 ? NULL : &slab_bufctl(READ_ONCE(page->slab))[idx];
+}
+
+/* Why objp on page is no object of c to free (not a slab page, another
+ * cache's, not an object's start), or NULL if it is one. */
+static const char *not_an_object(const struct kmem_cache *c, const struct page *page,
+				 const void *objp)
+{
+	if (!page || !(READ_ONCE(page->flags) & PG_slab))
+		return "not a slab object";
+	if (READ_ONCE(page->slab_cache) != c)
+		return "the object belongs to another cache";
+	if (obj_index_on_page(c, page, objp) < 0)
+		return "not the start of an object";
+	return NULL;
+}
+
 /* ---- objects between slabs and magazines (c->lock held) ---------------------- */
 
 /* Takes up to n free objects of slabp into objs[], each BUFCTL_OUT;
@@ -356,8 +421,8 @@ static int slab_put_obj(struct kmem_cache *c, void *objp, struct list_head *dead
 /* Returns nr objects of a magazine to their slabs; reports each that is
  * free there already (a double free caught only now) and leaves it out.
  * c->lock held. */
-static void free_block(struct kmem_cache *c, void **objs, unsigned int nr,
-		       struct list_head *dead)
+static void flush_to_slabs(struct kmem_cache *c, void **objs, unsigned int nr,
+			   struct list_head *dead)
 {
 	unsigned int i;
 
@@ -379,7 +444,7 @@ static void drain_array_locked(struct kmem_cache *c, struct array_cache *ac, uns
 	n = min(n, ac->avail);
 	if (!n)
 		return;		/* no_magazine stays unwritten */
-	free_block(c, ac->entry, n, dead);
+	flush_to_slabs(c, ac->entry, n, dead);
 	memmove(ac->entry, ac->entry + n, (ac->avail - n) * sizeof(ac->entry[0]));
 	ac_set_avail(ac, ac->avail - n);
 }
@@ -586,7 +651,7 @@ static int slab_free_direct(struct kmem_cache *c, void *objp)
 	return ret;
 }
 
-/* ---- allocation and free: the per-CPU fast path ------------------------------ */
+/* ---- allocation: the per-CPU fast path --------------------------------------- */
 
 static void start_cpu_reaper(void *unused);
 static void *magazine_alloc(unsigned int limit, unsigned int batch, gfp_t flags);
@@ -663,23 +728,33 @@ static __always_inline void *cache_alloc(struct kmem_cache *c, gfp_t flags)
 	return objp;
 }
 
+/* A constructed object zeroed would go back unconstructed: refused, as
+ * Linux refuses it.  Reports the refusal of __GFP_ZERO on c. */
+static noinline void refuse_zero_with_ctor(struct kmem_cache *c)
+{
+	atomic_long_inc(&slab_zero_ctor_refusals);
+	pr_err("kmem_cache_alloc: __GFP_ZERO on cache %s, which has a constructor: refused\n",
+	       c->common.name);
+}
+
+void *__kmem_cache_alloc(struct kmem_cache *c, gfp_t flags)
+{
+	void *objp;
+
+	if (unlikely(flags & c->zero_refused)) {
+		refuse_zero_with_ctor(c);
+		return NULL;
+	}
+	objp = cache_alloc(c, flags);
+	kmem_debug_validate("kmem_cache_alloc", objp);
+	return objp;
+}
+
+/* ---- free: the per-CPU fast path -------------------------------------------- */
+
 /* The report of a free of the object on top of this CPU's magazine. */
 #define JUST_FREED	"double free (the object was just freed: it is the last one this CPU " \
 			"freed into its magazine)"
-
-/* Why objp on page is no object of c to free (not a slab page, another
- * cache's, not an object's start), or NULL if it is one. */
-static const char *not_an_object(const struct kmem_cache *c, const struct page *page,
-				 const void *objp)
-{
-	if (!page || !(READ_ONCE(page->flags) & PG_slab))
-		return "not a slab object";
-	if (READ_ONCE(page->slab_cache) != c)
-		return "the object belongs to another cache";
-	if (obj_index_on_page(c, page, objp) < 0)
-		return "not the start of an object";
-	return NULL;
-}
 
 /* Is objp the object this CPU freed last into its magazine of c, which it
  * has not handed out since?  Interrupts off. */
@@ -746,28 +821,6 @@ static __always_inline const char *cache_free(struct kmem_cache *c, struct page 
 	}
 	local_irq_restore(save);
 	return why;
-}
-
-/* A constructed object zeroed would go back unconstructed: refused, as
- * Linux refuses it.  Reports the refusal of __GFP_ZERO on c. */
-static noinline void refuse_zero_with_ctor(struct kmem_cache *c)
-{
-	atomic_long_inc(&slab_zero_ctor_refusals);
-	pr_err("kmem_cache_alloc: __GFP_ZERO on cache %s, which has a constructor: refused\n",
-	       c->common.name);
-}
-
-void *__kmem_cache_alloc(struct kmem_cache *c, gfp_t flags)
-{
-	void *objp;
-
-	if (unlikely(flags & c->zero_refused)) {
-		refuse_zero_with_ctor(c);
-		return NULL;
-	}
-	objp = cache_alloc(c, flags);
-	kmem_debug_validate("kmem_cache_alloc", objp);
-	return objp;
 }
 
 /* Why objp, which kmem_cache_free(c, objp) did not find on a page of c's,
@@ -1292,7 +1345,7 @@ unsigned long __kmem_reclaim(void)
 /* Empties every CPU's magazine of c and returns the objects still out of
  * its slabs: held by callers, or left in other CPUs' magazines when
  * interrupts are off (those cannot be drained then: said here). */
-unsigned long cache_in_use(struct kmem_cache *c)
+unsigned long cache_live_objects(struct kmem_cache *c)
 {
 	struct drain_req req = { c, ATOMIC_LONG_INIT(0) };
 	struct slab_counts n;

@@ -65,20 +65,20 @@ static unsigned long *slob_map_alloc(gfp_t gfp)
 		if (!page)
 			return NULL;
 		kmem_mark_internal(page_address(page), PAGE_SIZE);
-		page->slab = NULL;
-		page->inuse = 0;
+		page->free_maps = NULL;
+		page->maps_used = 0;
 		for (i = 0; i < SLOB_MAPS_PER_PAGE; i++) {
 			map = (void **)((char *)page_address(page) + i * SLOB_MAP_BYTES);
-			*map = page->slab;
-			page->slab = map;
+			*map = page->free_maps;
+			page->free_maps = map;
 		}
 		list_add(&page->lru, &slob_map_partial);
 		slob_heap_meta_pages++;
 	}
 	page = list_first_entry(&slob_map_partial, struct page, lru);
-	map = page->slab;
-	page->slab = *map;
-	if (++page->inuse == SLOB_MAPS_PER_PAGE)
+	map = page->free_maps;
+	page->free_maps = *map;
+	if (++page->maps_used == SLOB_MAPS_PER_PAGE)
 		list_del(&page->lru);
 	memset(map, 0, SLOB_MAP_BYTES);
 	return (unsigned long *)map;
@@ -91,14 +91,14 @@ static void slob_map_free(unsigned long *map)
 	struct page *page = virt_to_page(map);
 	void **slot = (void **)map;
 
-	if (page->inuse-- == SLOB_MAPS_PER_PAGE)
+	if (page->maps_used-- == SLOB_MAPS_PER_PAGE)
 		list_add(&page->lru, &slob_map_partial);
-	*slot = page->slab;
-	page->slab = slot;
-	if (!page->inuse) {
+	*slot = page->free_maps;
+	page->free_maps = slot;
+	if (!page->maps_used) {
 		list_del(&page->lru);
 		slob_heap_meta_pages--;
-		page->slab = NULL;
+		page->free_maps = NULL;
 		__free_pages(page, 0);
 	}
 }
@@ -160,7 +160,7 @@ static slob_hot int slob_locate(const void *b, struct page *page, struct slob_at
 {
 	if (!page || !(READ_ONCE(page->flags) & PG_slab) || !IS_ALIGNED((uintptr_t)b, SLOB_UNIT))
 		return 0;
-	at->map = page->slab;
+	at->map = page->start_map;
 	at->base = (slob_t *)((uintptr_t)b & PAGE_MASK);
 	at->i = slob_index(b);
 	return 1;
@@ -333,11 +333,11 @@ static int slob_add_pages(struct page *page, unsigned long nr, gfp_t gfp)
 	unsigned long i;
 
 	for (i = 0; i < nr; i++) {
-		page[i].slab = slob_map_alloc(gfp);
-		if (!page[i].slab) {
+		page[i].start_map = slob_map_alloc(gfp);
+		if (!page[i].start_map) {
 			while (i--) {
-				slob_map_free(page[i].slab);
-				page[i].slab = NULL;
+				slob_map_free(page[i].start_map);
+				page[i].start_map = NULL;
 			}
 			return -1;
 		}
@@ -361,7 +361,7 @@ static int slob_grow(gfp_t gfp)
 			__free_pages(page, 0);
 		return -1;
 	}
-	slob_release(page->slab, page_address(page), 0, SLOB_PAGE_UNITS);
+	slob_release(page->start_map, page_address(page), 0, SLOB_PAGE_UNITS);
 	return 0;
 }
 
@@ -378,7 +378,7 @@ static int slob_page_starts_free(const slob_t *base, int units)
 
 	if (!page || !(READ_ONCE(page->flags) & PG_slab))
 		return 0;
-	map = page->slab;
+	map = page->start_map;
 	return map_test(map, 0) && slob_is_free(map, 0) && base->units >= units;
 }
 
@@ -442,12 +442,12 @@ static slob_t *slob_alloc_run(int units, int align, gfp_t gfp)
 			__free_pages(page + nr, 0);
 		return NULL;
 	}
-	map_set(page->slab, 0);
+	map_set(page->start_map, 0);
 	last = page_address(page + nr - 1);
 	rest = (int)(nr * SLOB_PAGE_UNITS) - units;
 	if (rest) {
 		slob_free_units += (unsigned long)rest;
-		slob_put_free(page[nr - 1].slab, last, SLOB_PAGE_UNITS - rest, rest);
+		slob_put_free(page[nr - 1].start_map, last, SLOB_PAGE_UNITS - rest, rest);
 	}
 	return page_address(page);
 }
@@ -495,7 +495,7 @@ static int slob_is_run(struct slob_at *at, int units)
 		page = virt_to_page(p);
 		if (!page || !(READ_ONCE(page->flags) & PG_slab))
 			return 0;
-		map = page->slab;
+		map = page->start_map;
 	}
 	return map_next(map, i) == end;
 }
@@ -575,8 +575,8 @@ static void *slob_take_free_page(void)
 	page = virt_to_page(b);
 	slob_list_del(b, slob_class(SLOB_PAGE_UNITS));
 	list_del(&page->lru);
-	slob_map_free(page->slab);
-	page->slab = NULL;
+	slob_map_free(page->start_map);
+	page->start_map = NULL;
 	page_update_flags(page, 1, 0, PG_slab);
 	slob_free_units -= SLOB_PAGE_UNITS;
 	slob_heap_pages--;

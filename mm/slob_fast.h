@@ -30,7 +30,7 @@
  * b's unit in that page. */
 static inline unsigned long *slob_map_of(const void *b)
 {
-	return managed_virt_to_page(b)->slab;
+	return managed_virt_to_page(b)->start_map;
 }
 
 static inline int slob_index(const void *b)

@@ -53,7 +53,7 @@ struct heap_count {
  */
 static int validate_page(struct page *page, struct heap_count *n)
 {
-	const unsigned long *map = page->slab;
+	const unsigned long *map = page->start_map;
 	slob_t *base = page_address(page);
 	int i = 0, errors = 0, prev_free = 0;
 
@@ -113,8 +113,8 @@ static int validate_lists(unsigned long *listed)
 			}
 			if (b->units < 2 || slob_class(b->units) != c ||
 			    slob_index(b) + b->units > SLOB_PAGE_UNITS ||
-			    !slob_starts(page->slab, page_address(page), slob_index(b)) ||
-			    !slob_is_free(page->slab, slob_index(b)) || b[1].next != prev)
+			    !slob_starts(page->start_map, page_address(page), slob_index(b)) ||
+			    !slob_is_free(page->start_map, slob_index(b)) || b[1].next != prev)
 				bad("class %d: block %p (%d units) is not a free block of this class\n",
 				    c, (const void *)b, b->units);
 		}

@@ -1,9 +1,7 @@
 /* slob_heap_info.c - the first-fit heap's part of SLOB's report and
  * validator (see slob_heap.c for the layout they check). */
 #include <tiny/kernel.h>
-#include "slob.h"
-
-extern struct list_head slob_lists[SLOB_LISTS], slob_full;
+#include "slob_heap.h"
 
 #define bad(...) do { errors++; pr_err("slob: validate: " __VA_ARGS__); } while (0)
 
@@ -12,7 +10,7 @@ struct heap_walk {
 };
 
 /* Checks one heap page's free list: blocks inside the page, in address
- * order, never touching (they would have merged), holding page->inuse
+ * order, never touching (they would have merged), holding page->free_units
  * units; and the page on the list its free units say (list: -1 for
  * slob_full, else k for slob_lists[k]).  slob_lock held. */
 static int validate_page(struct page *page, int list, struct heap_walk *w)
@@ -23,7 +21,7 @@ static int validate_page(struct page *page, int list, struct heap_walk *w)
 
 	if (!(page->flags & PG_slab))
 		bad("heap page %p: flags %#x\n", (void *)base, page->flags);
-	for (b = page->slab; b; prev = b, b = b->next) {
+	for (b = page->first_free; b; prev = b, b = b->next) {
 		if (++n > SLOB_PAGE_UNITS || b < base || b >= end ||
 		    !IS_ALIGNED((uintptr_t)b, SLOB_UNIT) || (prev && b <= prev)) {
 			bad("page %p: free list broken at %p\n", (void *)base, (void *)b);
@@ -37,9 +35,9 @@ static int validate_page(struct page *page, int list, struct heap_walk *w)
 		units += (unsigned long)b->units;
 		w->largest = max(w->largest, (unsigned long)b->units);
 	}
-	if (units != page->inuse)
+	if (units != page->free_units)
 		bad("page %p: free blocks hold %lu units, the page says %lu\n", (void *)base, units,
-		    page->inuse);
+		    page->free_units);
 	if (units ? list < 0 || (1UL << (list / 2)) > units || units >= (2UL << (list / 2)) ||
 		    (list & 1) != (int)(((units << 1) >> (list / 2)) & 1) : list >= 0)
 		bad("page %p: %lu free units, on list %d\n", (void *)base, units, list);

@@ -47,6 +47,7 @@
 #include <tiny/mm.h>
 #include <tiny/slab.h>
 #include "host.h"
+#include "../../mm/slab_common.h"	/* the bad calls, kmem_bad_free_count */
 
 #define FUZZ_MEM_MB	2		/* small: squeezes and page checks stay cheap */
 #define SLOTS		64

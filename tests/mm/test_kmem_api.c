@@ -22,6 +22,7 @@
 #include <tiny/slab.h>
 #include <tiny/string.h>
 #include <tiny/timer.h>
+#include "../../mm/slab_common.h"	/* which bad calls the allocator catches */
 
 static u8 pattern_of(const void *p, size_t i)
 {

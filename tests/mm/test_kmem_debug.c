@@ -22,6 +22,7 @@
 #include <tiny/replay.h>
 #include <tiny/slab.h>
 #include <tiny/string.h>
+#include "../../mm/slab_common.h"	/* the bad calls, kmem_bad_free_count */
 
 static struct kmem_debug_settings saved;
 static volatile unsigned long site_calls;	/* keeps the helpers' calls no tail calls */
