@@ -143,6 +143,7 @@ static struct kdbg_obj *registry_find(const void *p)
 {
 	struct kdbg_obj *o;
 
+	assert_spin_held(&kdbg_lock);
 	for (o = registry[obj_hash(p)]; o; o = o->hnext) {
 		if (!header_ok(o)) {
 			header_damage++;
@@ -158,6 +159,7 @@ static void registry_add(struct kdbg_obj *o)
 {
 	unsigned int h = obj_hash(o->obj);
 
+	assert_spin_held(&kdbg_lock);
 	o->hnext = registry[h];
 	registry[h] = o;
 	nr_tracked++;
@@ -167,6 +169,7 @@ static void registry_del(struct kdbg_obj *o)
 {
 	struct kdbg_obj **pp;
 
+	assert_spin_held(&kdbg_lock);
 	for (pp = &registry[obj_hash(o->obj)]; *pp; pp = &(*pp)->hnext)
 		if (*pp == o) {
 			*pp = o->hnext;
@@ -180,6 +183,7 @@ static struct kdbg_obj *header_at(const void *p)
 {
 	struct kdbg_obj *o = registry_find((const char *)p + KM_OFF);
 
+	assert_spin_held(&kdbg_lock);
 	return o && !o->cache ? o : NULL;
 }
 
@@ -208,6 +212,7 @@ static struct kdbg_cache *desc_get(void)
 {
 	struct kdbg_cache *dc = pool_free;
 
+	assert_spin_held(&kdbg_lock);
 	if (dc)
 		pool_free = dc->next;
 	else if (pool_used < MAX_DEBUG_CACHES)
@@ -217,6 +222,7 @@ static struct kdbg_cache *desc_get(void)
 
 static void desc_put(struct kdbg_cache *dc)
 {
+	assert_spin_held(&kdbg_lock);
 	dc->next = pool_free;
 	pool_free = dc;
 }

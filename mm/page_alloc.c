@@ -102,11 +102,13 @@ static void del_from_free_list(struct page *page, unsigned int order)
 }
 
 /* Merges the free block at page with its buddies and lists the result.
- * zone_lock held, or boot (page_alloc_init(), before anyone else runs). */
+ * zone_lock held (page_alloc_init() takes it too, although nobody else
+ * runs yet at boot). */
 static void buddy_merge(struct page *page, unsigned int order)
 {
 	unsigned long pfn = page_to_pfn(page);
 
+	assert_spin_held(&zone_lock);
 	while (order < MAX_ORDER - 1) {
 		unsigned long buddy_pfn = pfn ^ (1UL << order);
 		struct page *buddy;
@@ -528,7 +530,7 @@ int page_alloc_init(const struct mem_region *ram, int nr_ram,
 		    const struct mem_region *reserved, int nr_reserved)
 {
 	struct boot_memory bm = { ram, reserved, nr_ram, nr_reserved, 0, 0 };
-	unsigned long map_pages, map_pfn;
+	unsigned long map_pages, map_pfn, flags;
 	unsigned int o;
 
 	for (o = 0; o < MAX_ORDER; o++)
@@ -544,7 +546,9 @@ int page_alloc_init(const struct mem_region *ram, int nr_ram,
 	bm.map_end = (map_pfn + map_pages) << PAGE_SHIFT;
 	mem_map = (struct page *)(uintptr_t)bm.map_start;
 	init_mem_map();
+	spin_lock_irqsave(&zone_lock, flags);
 	free_usable_pages(&bm);
+	spin_unlock_irqrestore(&zone_lock, flags);
 	reserve_pages = clamp_reserve(managed_pages / 256);
 	pr_info("Memory: %luK/%luK available (%luK reserved, of which %luK mem_map at %#lx)\n",
 		managed_pages << (PAGE_SHIFT - 10),

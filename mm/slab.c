@@ -557,6 +557,7 @@ static unsigned int cache_grow(struct kmem_cache *c, gfp_t flags, void **objs, u
 	struct slab *slabp;
 	size_t offset;
 
+	assert_irqs_disabled();
 	spin_lock(&c->lock);
 	offset = c->colour_next * c->colour_off;
 	if (++c->colour_next >= c->colour)
@@ -593,6 +594,7 @@ static void slab_destroy(struct kmem_cache *c, struct slab *slabp)
 	struct page *page = virt_to_page(slab_start(slabp));
 	unsigned int i;
 
+	assert_spin_not_held(&c->lock);
 	/* back to the page allocator as it gave them: ours to touch */
 	kmem_mark_internal(slab_start(slabp), PAGE_SIZE << c->gfporder);
 	for (i = 0; c->common.dtor && i < c->num; i++)
@@ -609,6 +611,7 @@ static unsigned long slabs_destroy(struct kmem_cache *c, struct list_head *list)
 	struct slab *slabp, *n;
 	unsigned long count = 0;
 
+	assert_spin_not_held(&c->lock);
 	list_for_each_entry_safe(slabp, n, list, list) {
 		list_del(&slabp->list);
 		slab_destroy(c, slabp);
@@ -627,6 +630,7 @@ static void *slab_alloc_direct(struct kmem_cache *c, gfp_t flags)
 	unsigned int got;
 	void *objp;
 
+	assert_irqs_disabled();
 	spin_lock(&c->lock);
 	got = take_from_slabs(c, &objp, 1);
 	spin_unlock(&c->lock);
@@ -642,6 +646,7 @@ static int slab_free_direct(struct kmem_cache *c, void *objp)
 	LIST_HEAD(dead);
 	int ret;
 
+	assert_irqs_disabled();
 	spin_lock(&c->lock);
 	ret = slab_put_obj(c, objp, &dead);
 	if (!ret)	/* under the lock: nobody can have taken it again yet */
@@ -663,6 +668,7 @@ static struct array_cache *cpu_magazine_create(struct kmem_cache *c, gfp_t flags
 {
 	struct array_cache *ac;
 
+	assert_irqs_disabled();
 	if (!c->limit)
 		return NULL;
 	ac = magazine_alloc(c->limit, c->batchcount, flags & ~__GFP_ZERO);
@@ -683,6 +689,7 @@ static noinline void *cache_alloc_refill(struct kmem_cache *c, gfp_t flags)
 	struct array_cache *ac = cpu_cache(c);
 	unsigned int got;
 
+	assert_irqs_disabled();
 	start_cpu_reaper(NULL);
 	if (unlikely(ac == &no_magazine) && !(ac = cpu_magazine_create(c, flags)))
 		return slab_alloc_direct(c, flags);
@@ -762,6 +769,7 @@ static inline int on_magazine_top(struct kmem_cache *c, const void *objp)
 {
 	struct array_cache *ac = cpu_cache(c);
 
+	assert_irqs_disabled();
 	return ac->avail && ac->entry[ac->avail - 1] == objp;
 }
 
@@ -774,6 +782,7 @@ static noinline const char *cache_free_slow(struct kmem_cache *c, struct array_c
 {
 	LIST_HEAD(dead);
 
+	assert_irqs_disabled();
 	start_cpu_reaper(NULL);
 	if (ac == &no_magazine && !(ac = cpu_magazine_create(c, GFP_ATOMIC)))
 		return slab_free_direct(c, objp) ?
@@ -1075,6 +1084,7 @@ static void drain_cpu(struct kmem_cache *c, atomic_long_t *pages)
 	struct array_cache *ac = cpu_cache(c);
 	LIST_HEAD(dead);
 
+	assert_irqs_disabled();
 	spin_lock(&c->lock);
 	drain_array_locked(c, ac, ac->avail, &dead);
 	spin_unlock(&c->lock);
@@ -1091,6 +1101,7 @@ static void drain_local(void *arg)
 	struct kmem_cache *c;
 	struct list_head *pos;
 
+	assert_irqs_disabled();
 	if (req->c) {
 		drain_cpu(req->c, &req->pages);
 		return;
@@ -1122,6 +1133,7 @@ static void ccupdate_local(void *info)
 {
 	struct ccupdate *u = info;
 
+	assert_irqs_disabled();
 	spin_lock(&u->c->lock);
 	ccupdate_slot(u, smp_processor_id());
 	spin_unlock(&u->c->lock);
@@ -1372,6 +1384,7 @@ static void cache_reap_one(struct kmem_cache *c)
 	struct array_cache *ac = cpu_cache(c);
 	LIST_HEAD(dead);
 
+	assert_irqs_disabled();
 	spin_lock(&c->lock);
 	if (ac->touched)
 		ac->touched = 0;
@@ -1408,6 +1421,7 @@ static void start_cpu_reaper(void *unused)
 {
 	unsigned int cpu = smp_processor_id();
 
+	assert_irqs_disabled();
 	(void)unused;
 	if (likely(reaper_armed[cpu]) || !smp_load_acquire(&reaper_enabled))
 		return;
@@ -1454,6 +1468,7 @@ void kmem_cache_init(void)
 {
 	unsigned long ram_pages = totalram_pages() + nr_reserved_pages();
 
+	assert_irqs_disabled();
 	slab_break_order = ram_pages > SLAB_BREAK_RAM_BYTES / PAGE_SIZE ? 1 : 0;
 	cache_cache.common = (struct kmem_cache_common){
 		.name = "kmem_cache", .object_size = sizeof(struct kmem_cache),
@@ -1481,6 +1496,7 @@ void cache_get_counts(struct kmem_cache *c, struct slab_counts *n)
 {
 	unsigned int cpu;
 
+	assert_irqs_disabled();
 	assert_spin_held(&c->lock);
 	n->num_slabs = c->num_slabs;
 	n->num_objs = c->num_slabs * c->num;

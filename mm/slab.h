@@ -165,12 +165,12 @@ KMEM_CACHE_COMMON_FIRST();
  * struct kmem_cache is aligned to a cache line, the list head is not, and
  * that macro would make a struct kmem_cache pointer of the head. */
 #define for_each_cache(c, pos)							\
-	for ((pos) = slab_caches.next;						\
+	for ((pos) = (assert_spin_held(&slab_caches_lock), slab_caches.next);	\
 	     (pos) != &slab_caches &&						\
 	     ((c) = container_of(pos, struct kmem_cache, common.list), 1);	\
 	     (pos) = (pos)->next)
 #define for_each_cache_reverse(c, pos)						\
-	for ((pos) = slab_caches.prev;						\
+	for ((pos) = (assert_spin_held(&slab_caches_lock), slab_caches.prev);	\
 	     (pos) != &slab_caches &&						\
 	     ((c) = container_of(pos, struct kmem_cache, common.list), 1);	\
 	     (pos) = (pos)->prev)
@@ -236,8 +236,11 @@ extern atomic_long_t slab_zero_ctor_refusals;
  * Process context. */
 int slab_tune_cpucache(struct kmem_cache *c, unsigned int limit, unsigned int batch);
 
+/* This CPU's magazine of c.  Interrupts off: only this CPU changes it, and
+ * a magazine swap (an IPI) could otherwise replace it under the caller. */
 static inline struct array_cache *cpu_cache(struct kmem_cache *c)
 {
+	assert_irqs_disabled();
 	return c->array[smp_processor_id()];
 }
 

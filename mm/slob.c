@@ -260,6 +260,7 @@ static int being_freed(const void *b)
 {
 	unsigned int cpu;
 
+	assert_spin_held(&slob_lock);
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
 		if (slob_freeing[cpu] == b)
 			return 1;
@@ -280,6 +281,7 @@ static int cache_object_ok(struct kmem_cache *c, void *b)
  * the heap refuses it (no block of c's size starts at b).  slob_lock held. */
 static int slob_free_object(struct kmem_cache *c, void *b)
 {
+	assert_spin_held(&slob_lock);
 	if (kmem_memcheck_watches() && !cache_object_ok(c, b))
 		return 0;
 	kmem_mark_freed(b, c->common.object_size);

@@ -60,6 +60,7 @@ static unsigned long *slob_map_alloc(gfp_t gfp)
 	void **map;
 	unsigned int i;
 
+	assert_spin_held(&slob_lock);
 	if (list_empty(&slob_map_partial)) {
 		page = alloc_pages(gfp & ~__GFP_ZERO, 0);
 		if (!page)
@@ -91,6 +92,7 @@ static void slob_map_free(unsigned long *map)
 	struct page *page = virt_to_page(map);
 	void **slot = (void **)map;
 
+	assert_spin_held(&slob_lock);
 	if (page->maps_used-- == SLOB_MAPS_PER_PAGE)
 		list_add(&page->lru, &slob_map_partial);
 	*slot = page->free_maps;
@@ -106,11 +108,13 @@ static void slob_map_free(unsigned long *map)
 /* Set or clear bit i of a start map.  slob_lock held. */
 static void map_set(unsigned long *map, int i)
 {
+	assert_spin_held(&slob_lock);
 	map[i / SLOB_MAP_BITS] |= 1UL << (i % SLOB_MAP_BITS);
 }
 
 static void map_clear(unsigned long *map, int i)
 {
+	assert_spin_held(&slob_lock);
 	map[i / SLOB_MAP_BITS] &= ~(1UL << (i % SLOB_MAP_BITS));
 }
 
@@ -221,6 +225,7 @@ static slob_hot void slob_put_free(unsigned long *map, slob_t *base, int i, int 
 {
 	slob_t *b = base + i;
 
+	assert_spin_held(&slob_lock);
 	kmem_mark_internal(b, units > 1 ? 2 * SLOB_UNIT : SLOB_UNIT);
 	b->units = units;
 	map_set(map, i);
@@ -255,6 +260,7 @@ static slob_hot void slob_release(unsigned long *map, slob_t *base, int i, int u
 	int end = i + units, j = -1, size, c;
 	slob_t *b;
 
+	assert_spin_held(&slob_lock);
 	if (map_test(map, i)) {
 		j = map_last_before(map, i);
 		if (j >= 0 && !slob_starts(map, base, j))
@@ -295,6 +301,7 @@ static slob_hot slob_t *slob_carve(unsigned long *map, slob_t *base, int i, int 
 	int size = base[i].units, end = i + size;
 	int a = align > 1 ? ALIGN_DOWN(end - units, align) : end - units;
 
+	assert_spin_held(&slob_lock);
 	slob_free_units -= (unsigned long)units;
 	if (a + units < end)		/* the aligned block leaves a tail */
 		slob_put_free(map, base, a + units, end - a - units);
@@ -320,6 +327,7 @@ static slob_hot int slob_find(int need, int c)
 {
 	slob_t *b = slob_free_lists[c];
 
+	assert_spin_held(&slob_lock);
 	if (b && b->units >= need)
 		return c;
 	return slob_first_class(min(c + 1, SLOB_CLASSES - 1));
@@ -332,6 +340,7 @@ static int slob_add_pages(struct page *page, unsigned long nr, gfp_t gfp)
 {
 	unsigned long i;
 
+	assert_spin_held(&slob_lock);
 	for (i = 0; i < nr; i++) {
 		page[i].start_map = slob_map_alloc(gfp);
 		if (!page[i].start_map) {
@@ -356,6 +365,7 @@ static int slob_grow(gfp_t gfp)
 {
 	struct page *page = alloc_pages(gfp & ~__GFP_ZERO, 0);
 
+	assert_spin_held(&slob_lock);
 	if (!page || slob_add_pages(page, 1, gfp)) {
 		if (page)
 			__free_pages(page, 0);
@@ -376,6 +386,7 @@ static int slob_page_starts_free(const slob_t *base, int units)
 	struct page *page = virt_to_page(base);
 	const unsigned long *map;
 
+	assert_spin_held(&slob_lock);
 	if (!page || !(READ_ONCE(page->flags) & PG_slab))
 		return 0;
 	map = page->start_map;
@@ -396,6 +407,7 @@ static slob_t *slob_reuse_run(int units, int align)
 	slob_t *base = slob_last_run, *p;
 	int nr = DIV_ROUND_UP(units, SLOB_PAGE_UNITS), rest = units - (nr - 1) * SLOB_PAGE_UNITS, k;
 
+	assert_spin_held(&slob_lock);
 	slob_last_run = NULL;
 	if (!base || (align > 1 && !IS_ALIGNED((uintptr_t)base, (uintptr_t)align * SLOB_UNIT)))
 		return NULL;
@@ -430,6 +442,7 @@ static slob_t *slob_alloc_run(int units, int align, gfp_t gfp)
 	slob_t *last;
 	int rest;
 
+	assert_spin_held(&slob_lock);
 	last = slob_reuse_run(units, align);
 	if (last)
 		return last;
@@ -468,6 +481,7 @@ static slob_hot slob_t *slob_take(int units, int al, int need, int c, gfp_t gfp)
 {
 	slob_t *b;
 
+	assert_spin_held(&slob_lock);
 	c = slob_find(need, c);
 	if (c < 0 && !slob_grow(gfp))
 		c = slob_find(need, slob_class(need));
@@ -509,6 +523,7 @@ static int slob_is_run(struct slob_at *at, int units)
  */
 static slob_hot int slob_extent_ok(struct slob_at *at, int units)
 {
+	assert_spin_held(&slob_lock);
 	if (units < 2)
 		return 0;
 	if (at->i + units > SLOB_PAGE_UNITS)
@@ -529,6 +544,7 @@ static slob_hot void slob_free_block(struct slob_at *at, int units)
 	slob_t *base = at->base;
 	int i = at->i;
 
+	assert_spin_held(&slob_lock);
 	if (units > SLOB_PAGE_UNITS)
 		slob_last_run = base;
 	while (units > 0) {
@@ -552,6 +568,7 @@ static slob_hot slob_t *slob_header(const void *obj, struct page *page, uintptr_
 {
 	slob_t *m;
 
+	assert_spin_held(&slob_lock);
 	if (!slob_locate(obj, page, at) || !at->i--)
 		return NULL;
 	if (!slob_starts(at->map, at->base, at->i) || map_test(at->map, at->i + 1))
@@ -570,6 +587,7 @@ static void *slob_take_free_page(void)
 	slob_t *b = slob_free_lists[slob_class(SLOB_PAGE_UNITS)];
 	struct page *page;
 
+	assert_spin_held(&slob_lock);
 	if (!b)
 		return NULL;
 	page = virt_to_page(b);

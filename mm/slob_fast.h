@@ -41,6 +41,7 @@ static inline int slob_index(const void *b)
 /* Bit i (0 <= i < SLOB_PAGE_UNITS) of a start map.  slob_lock held. */
 static inline int map_test(const unsigned long *map, int i)
 {
+	assert_spin_held(&slob_lock);
 	return (map[i / SLOB_MAP_BITS] >> (i % SLOB_MAP_BITS)) & 1;
 }
 
@@ -62,6 +63,7 @@ static inline int slob_bit(const unsigned long *map, int i)
  */
 static slob_hot int slob_starts(const unsigned long *map, const slob_t *base, int i)
 {
+	assert_spin_held(&slob_lock);
 	if (!map_test(map, i))
 		return 0;
 	if (!i || !map_test(map, i - 1))
@@ -75,6 +77,7 @@ static slob_hot int slob_starts(const unsigned long *map, const slob_t *base, in
  * held. */
 static inline int slob_is_free(const unsigned long *map, int i)
 {
+	assert_spin_held(&slob_lock);
 	return i + 1 == SLOB_PAGE_UNITS || map_test(map, i + 1);
 }
 

@@ -19,6 +19,7 @@ static int validate_page(struct page *page, int list, struct heap_walk *w)
 	unsigned long units = 0, n = 0;
 	int errors = 0;
 
+	assert_spin_held(&slob_lock);
 	if (!(page->flags & PG_slab))
 		bad("heap page %p: flags %#x\n", (void *)base, page->flags);
 	for (b = page->first_free; b; prev = b, b = b->next) {
@@ -72,6 +73,7 @@ int slob_heap_validate(void)
 	struct heap_walk w;
 	int errors = walk_heap(&w);
 
+	assert_spin_held(&slob_lock);
 	if (w.pages != slob_heap_pages)
 		bad("%lu heap pages listed, counter says %lu\n", w.pages, slob_heap_pages);
 	if (w.free_units != slob_free_units)
@@ -83,6 +85,7 @@ void slob_heap_report(void)
 {
 	struct heap_walk w;
 
+	assert_spin_held(&slob_lock);
 	walk_heap(&w);
 	printk("SLOB heap (%s): %lu pages (%lu kB), %lu bytes free in %lu blocks on %lu pages "
 	       "(largest %lu)\n", slob_heap_name, slob_heap_pages, slob_heap_pages * (PAGE_SIZE / 1024),

@@ -13,8 +13,14 @@
  * would spin on it forever.
  *
  * spin_trylock() takes the lock if it is free and returns 1, else returns
- * 0 at once.  assert_spin_held(lock) states that this CPU holds the lock:
- * checked with CONFIG_DEBUG_SPINLOCK, nothing otherwise.
+ * 0 at once.  assert_spin_held(lock) states that this CPU holds the lock
+ * (the rule "LOCK held" of a function's comment): checked exactly with
+ * CONFIG_DEBUG_SPINLOCK (which records the holder), checked that some CPU
+ * holds it with CONFIG_DEBUG_ASSERT on SMP (a "WARNING: at FILE:LINE"
+ * report), nothing otherwise.  assert_spin_not_held(lock) states that
+ * this CPU does not hold it ("LOCK not held"): checked with
+ * CONFIG_DEBUG_SPINLOCK only, since without the holder recorded another
+ * CPU's hold looks the same.  Both are expressions of type void.
  *
  * With CONFIG_DEBUG_SPINLOCK each lock records the CPU that holds it and
  * the address it was taken from, and reports (one "BUG: spinlock ..." line
@@ -30,7 +36,7 @@
  *     call is reported and does nothing;
  *   - assert_spin_held() on a lock this CPU does not hold ("not held"; on
  *     a uniprocessor build the owner is recorded too, so it is checked
- *     there as well).
+ *     there as well), assert_spin_not_held() on one it holds ("held").
  */
 #ifndef TINY_SPINLOCK_H
 #define TINY_SPINLOCK_H
@@ -68,6 +74,7 @@ int debug_spin_trylock(spinlock_t *lock, void *pc);
 void debug_spin_unlock(spinlock_t *lock, void *pc);
 void debug_spin_lock_init(spinlock_t *lock, const char *name);
 void debug_spin_assert_held(spinlock_t *lock, void *pc);
+void debug_spin_assert_not_held(spinlock_t *lock, void *pc);
 /* Number of misuse reports so far (the self-tests check it rises). */
 extern unsigned long spin_bug_count;
 /* A lockup is reported after 2^spin_lockup_shift cycles of spinning (tests
@@ -78,6 +85,7 @@ extern unsigned int spin_lockup_shift;
 #define spin_trylock(lock)	debug_spin_trylock((lock), _THIS_IP_)
 #define spin_unlock(lock)	debug_spin_unlock((lock), _THIS_IP_)
 #define assert_spin_held(lock)	debug_spin_assert_held((lock), _THIS_IP_)
+#define assert_spin_not_held(lock) debug_spin_assert_not_held((lock), _THIS_IP_)
 #else
 #define __SPIN_LOCK_UNLOCKED(lockname) { .raw = __ARCH_SPIN_LOCK_UNLOCKED }
 static inline void debug_spin_lock_init(spinlock_t *lock, const char *name)
@@ -89,7 +97,13 @@ static inline void debug_spin_lock_init(spinlock_t *lock, const char *name)
 #define spin_lock(lock)		arch_spin_lock(&(lock)->raw)
 #define spin_trylock(lock)	arch_spin_trylock(&(lock)->raw)
 #define spin_unlock(lock)	arch_spin_unlock(&(lock)->raw)
-#define assert_spin_held(lock)	((void)sizeof(lock))	/* not evaluated */
+/* Without the holder recorded, a free lock is what can be caught; a
+ * uniprocessor lock holds nothing, so there nothing is. */
+#define assert_spin_held(lock)							\
+	((void)(IS_ENABLED(CONFIG_DEBUG_ASSERT) && IS_ENABLED(CONFIG_SMP) &&	\
+		unlikely(!spin_is_locked(lock)) &&				\
+		(__warn(__FILE__, __LINE__, "assert_spin_held(" #lock "): not held"), 0)))
+#define assert_spin_not_held(lock)	((void)sizeof(lock))	/* not evaluated */
 #endif
 
 #define DEFINE_SPINLOCK(x)	spinlock_t x = __SPIN_LOCK_UNLOCKED(x)

@@ -345,7 +345,8 @@ static void lock_misuse_detected(struct ktest *t)
 }
 
 /* assert_spin_held() reports a lock this CPU does not hold, once per call,
- * and says nothing about one it holds. */
+ * and says nothing about one it holds; assert_spin_not_held() the other
+ * way round. */
 static void assert_spin_held_reports_unheld_lock(struct ktest *t)
 {
 	DEFINE_SPINLOCK(l);
@@ -354,10 +355,12 @@ static void assert_spin_held_reports_unheld_lock(struct ktest *t)
 		ktest_skip(t, "CONFIG_DEBUG_SPINLOCK is off");
 		return;
 	}
-	ktest_expect_reports(t, 1);
+	ktest_expect_reports(t, 2);
 	assert_spin_held(&l);
+	assert_spin_not_held(&l);
 	spin_lock(&l);
 	assert_spin_held(&l);
+	assert_spin_not_held(&l);
 	spin_unlock(&l);
 }
 
