@@ -88,7 +88,7 @@ static int recursion(spinlock_t *lock, void *pc)
 }
 
 /* Waits for the raw lock the way the production lock waits (a ticket, or
- * test-and-set with backoff: <arch/spinlock.h>), reporting a lockup once
+ * test-and-set with backoff: <tiny/spinlock_smp.h>), reporting a lockup once
  * if that takes longer than 2^spin_lockup_shift cycles. */
 static void spin_wait(spinlock_t *lock, void *pc)
 {

@@ -15,8 +15,9 @@
  * mem_map) are reported and ignored, so the lists stay consistent.
  *
  * Locking.  zone_lock protects the free lists, the counters and the flags
- * and order of every page (the object allocators change a page's PG_slab
- * and PG_large only through page_update_flags()).  It is taken with
+ * and order of every page (the object allocators change a page's PG_slab,
+ * PG_large, ... only through page_update_flags() and
+ * page_update_counted(), mm/page_alloc.h).  It is taken with
  * interrupts saved: the SLOB shrinker and GFP_ATOMIC callers allocate from
  * the timer interrupt.  Lock order: it is the innermost lock; the object
  * allocators' locks (slab_caches_lock, slob_lock, a SLAB cache's lock)

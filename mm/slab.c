@@ -77,12 +77,22 @@
  * pages.  Larger blocks come from the page allocator as large blocks
  * (mm/slab_common.c).
  *
+ * Reading order.  Each function comes after what it calls, so a call is
+ * followed upward through this one file: a kfree() is __kfree() (the
+ * kmalloc section), cache_free() and cache_free_slow() (the free fast
+ * path), the flush to the slabs (objects between slabs and magazines),
+ * then the lookups of an object from its pointer.  mm/slab.h holds the
+ * structures, their accessors and the layout's arithmetic, no decision.
+ *
  * Lock order:
  *   slab_caches_lock (mm/slab_common.c)
  *     a cache's lock (c->lock), one at a time: pages, descriptors and
  *     magazines are taken and given back with none held, so an internal
  *     cache's lock and zone_lock are never taken inside another c->lock
- *       printk's (a double free found by a flush is reported under it)
+ *       the debugging layer's kdbg_lock (mm/kmem_debug.c, with
+ *       CONFIG_DEBUG_KMEM), then printk's: a double free found by a flush
+ *       is reported under c->lock, and kmem_bad_free() asks the layer
+ *       (kmem_debug_bad_free()) which caller to name
  *     the page allocator's zone_lock (slabs destroyed while the reaper or
  *     kmem_reclaim() holds slab_caches_lock)
  *

@@ -315,7 +315,8 @@ struct slab_breakdown {
 	unsigned long long large_bytes;	/* large kmalloc blocks, whole pages */
 };
 /* Fills b from the caches' counters.  Takes slab_caches_lock, each cache's
- * lock and large_block_lock. */
+ * lock; the large blocks
+ * come from their counter, large_block_pages (no lock). */
 void slab_get_breakdown(struct slab_breakdown *b);
 
 #endif /* MM_SLAB_H */

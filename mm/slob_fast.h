@@ -5,7 +5,7 @@
 
 #include "slob.h"
 
-/* A heap page's start map: one bit per unit (see slob.c for what is set).
+/* A heap page's start map: one bit per unit (see slob_fast.c for what is set).
  * Maps are cut from map pages, SLOB_MAPS_PER_PAGE to a page. */
 #define SLOB_MAP_BITS		(8 * sizeof(unsigned long))
 #define SLOB_MAP_BYTES		(SLOB_PAGE_UNITS / 8)

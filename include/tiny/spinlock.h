@@ -1,7 +1,8 @@
 /* spinlock.h - spinlock_t and its lock/unlock calls.
  *
  * A spinlock gives one CPU at a time the data it guards.  The raw lock
- * comes from <arch/spinlock.h>.  On an SMP build it is a ticket lock word
+ * comes from <arch/spinlock.h>: on an SMP build the lock of
+ * <tiny/spinlock_smp.h>, the same for every arch.  On an SMP build it is a ticket lock word
  * that a CPU waits for either by ticket (fair; bare metal) or by
  * test-and-set with exponential backoff (under a hypervisor, and in the
  * host harness, whose CPUs are threads: a virtual CPU next in line for a
@@ -119,7 +120,7 @@ static inline void debug_spin_lock_init(spinlock_t *lock, const char *name)
 #define spin_is_contended(lock)	arch_spin_is_contended(&(lock)->raw)
 
 /* spin_lock_set_tas() sets how CPUs wait for a held lock from now on (1:
- * test-and-set with backoff, 0: ticket; <arch/spinlock.h>) and returns the
+ * test-and-set with backoff, 0: ticket; <tiny/spinlock_smp.h>) and returns the
  * previous way.  Safe at any time: both ways share the lock word, and a
  * CPU already waiting goes on as it started.  spin_lock_set_patience()
  * (for tests) sets 2^shift, the TSC cycles a starved test-and-set waiter

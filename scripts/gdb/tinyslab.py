@@ -290,7 +290,7 @@ def online_cpus():
 
 class SlobFastHeap:
     """SLOB's segregated heap as slob_fast.h lays it out: slob_t units, a
-    start map per heap page (page->slab), free blocks on slob_free_lists[]
+    start map per heap page (page->start_map), free blocks on slob_free_lists[]
     by class."""
 
     TAG_INTERNAL = 0x1e7e2a11   # SLOB_TAG_INTERNAL: the allocator's own blocks
@@ -397,7 +397,7 @@ class SlobFastHeap:
 class SlobSmallHeap:
     """SLOB's first-fit heap as slob_heap.c lays it out: heap pages on
     slob_lists[] by their free units and on slob_full, each with its free
-    blocks from page->slab in address order."""
+    blocks from page->first_free in address order."""
 
     def __init__(self):
         self.unit = gdb.lookup_type("slob_t").sizeof

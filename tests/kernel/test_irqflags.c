@@ -54,7 +54,7 @@ static void spin_lock_irqsave_nests(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, irqs_disabled());
 }
 
-/* ---- ticket and test-and-set waits (<arch/spinlock.h>) ------------------------ */
+/* ---- ticket and test-and-set waits (<tiny/spinlock_smp.h>) ------------------- */
 
 /* Two CPUs: more waiting CPUs than host cores would make the ticket way
  * crawl under an emulator (that is why test-and-set exists). */
