@@ -375,10 +375,6 @@ static int slob_grow(gfp_t gfp)
 	return 0;
 }
 
-/* Most pages one heap object may span (a cache object of more than a page:
- * objects of SLOB_RUN_PAGES pages or more are taken as whole pages). */
-#define SLOB_RUN_PAGES	8
-
 /* Does a free block of at least units units begin the heap page at base?
  * 0 if base is not on a heap page.  slob_lock held. */
 static int slob_page_starts_free(const slob_t *base, int units)

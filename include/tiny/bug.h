@@ -29,24 +29,12 @@ __noreturn void __bug(const char *file, int line, const char *cond);
 	__ret_warn;						\
 })
 
-/* Like WARN_ON but reports only the first time it triggers. */
-#define WARN_ON_ONCE(cond) ({					\
-	static int __warned;					\
-	int __ret_once = !!(cond);				\
-	if (unlikely(__ret_once) && !__warned) {		\
-		__warned = 1;					\
-		__warn(__FILE__, __LINE__, #cond);		\
-	}							\
-	__ret_once;						\
-})
-
 /* Panics with file and line when cond holds: for states that cannot be survived. */
 #define BUG_ON(cond) do {					\
 	if (unlikely(cond))					\
 		__bug(__FILE__, __LINE__, #cond);		\
 } while (0)
 
-#define BUG() __bug(__FILE__, __LINE__, "BUG()")
 
 /* States what the code relies on (a function's domain, a rule of its
  * comment): with CONFIG_DEBUG_ASSERT (the debug configurations, and every

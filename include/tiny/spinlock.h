@@ -171,7 +171,5 @@ static inline unsigned int spin_lock_set_patience(unsigned int shift)
 	__got;							\
 })
 
-#define spin_lock_irq(lock) do { local_irq_disable(); spin_lock(lock); } while (0)
-#define spin_unlock_irq(lock) do { spin_unlock(lock); local_irq_enable(); } while (0)
 
 #endif /* TINY_SPINLOCK_H */
