@@ -346,6 +346,7 @@ static struct kdbg_cache *desc_get(void)
 {
 	struct kdbg_cache *dc = pool_free;
 
+	assert_spin_held(&cache_locks[smp_processor_id()].lock);	/* and every other */
 	if (dc)
 		pool_free = dc->next;
 	else if (pool_used < MAX_DEBUG_CACHES)
@@ -355,6 +356,7 @@ static struct kdbg_cache *desc_get(void)
 
 static void desc_put(struct kdbg_cache *dc)
 {
+	assert_spin_held(&cache_locks[smp_processor_id()].lock);	/* and every other */
 	dc->next = pool_free;
 	pool_free = dc;
 }

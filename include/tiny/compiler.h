@@ -15,7 +15,6 @@
 #ifndef __always_inline		/* the host C library may define it too */
 #define __always_inline	inline __attribute__((__always_inline__))
 #endif
-#define __must_check	__attribute__((__warn_unused_result__))
 
 /* Compiler barrier: memory accesses are not moved across it. */
 #define barrier()	__asm__ __volatile__("" ::: "memory")

@@ -22,7 +22,7 @@
  * they are made; every object keeps the letters it was allocated with.
  * With any letter, every double free of such an object is reported, also
  * those the allocator does not catch by itself (kmem_checks in
- * <tiny/slab.h>); with P the report names both freeing sites.
+ * mm/slab_common.h); with P the report names both freeing sites.
  * Without CONFIG_DEBUG_KMEM the calls below are no-ops returning 0.
  */
 #ifndef TINY_KMEM_DEBUG_H
@@ -118,19 +118,11 @@ int kmem_leaks_command(int argc, char **argv);
 int kmem_debug_command(int argc, char **argv);
 /* After the boot actions: the leak report if the kmem_leaks flag asked. */
 void kmem_debug_boot_done(void);
-/* For kmem_bad_free() (mm/util.c), about to report obj from caller:
- * returns the caller to name (the layer's caller if the layer forwarded
- * the call on obj to the allocator) and notes both in kmem_debug_last. */
-void *kmem_debug_bad_free(const void *obj, void *caller);
 #else
 static inline int kmem_debug_set(const char *spec)
 {
 	(void)spec;
 	return -1;
-}
-static inline void *kmem_debug_bad_free(const void *obj, void *caller)
-{
-	return caller;
 }
 static inline int kmem_check(void)
 {

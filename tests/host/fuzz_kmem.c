@@ -47,6 +47,7 @@
 #include <tiny/mm.h>
 #include <tiny/slab.h>
 #include "host.h"
+#include "../../mm/slab_common.h"	/* the bad calls, kmem_bad_free_count */
 
 #define FUZZ_MEM_MB	2		/* small: squeezes and page checks stay cheap */
 #define SLOTS		64
@@ -1023,7 +1024,7 @@ static int pick_wrong_cache(unsigned int slot, unsigned int k, struct bad_ptr *b
 }
 
 /*
- * The bad pointers, each a case of <tiny/slab.h>'s enum kmem_bad_call: run
+ * The bad pointers, each a case of mm/slab_common.h's enum kmem_bad_call: run
  * where the allocator built catches that case by itself
  * (kmem_allocator_catches()); FUZZ_KMEM_KNOWN_GAPS=1 in the environment runs
  * the others too, which corrupt the heap.

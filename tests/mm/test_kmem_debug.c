@@ -26,6 +26,7 @@
 #include <tiny/spinlock.h>	/* cpu_relax() */
 #include <tiny/string.h>
 #include <tiny/timer.h>
+#include "../../mm/slab_common.h"	/* the bad calls, kmem_bad_free_count */
 
 static struct kmem_debug_settings saved;
 static volatile unsigned long site_calls;	/* keeps the helpers' calls no tail calls */

@@ -35,6 +35,15 @@ static size_t on_slab_mgmt(const struct kmem_cache *c)
 	return OFF_SLAB(c) ? 0 : c->slab_size;
 }
 
+/* This CPU's magazine of c as a case looks at it between calls, with
+ * interrupts on: cpu_cache() asserts interrupts off (a swap by IPI could
+ * replace the magazine meanwhile), which only the cases that swap
+ * magazines themselves could run into, and they look again afterwards. */
+static struct array_cache *this_magazine(struct kmem_cache *c)
+{
+	return c->array[smp_processor_id()];
+}
+
 static struct slab_counts counts_of(struct kmem_cache *c)
 {
 	struct slab_counts n;
@@ -478,13 +487,13 @@ static void array_cache_sizes(struct ktest *t)
 		struct kmem_cache *c = kmem_cache_create("test_limit", sizes[i], 0, 0, NULL, NULL);
 
 		KTEST_ASSERT_NOT_NULL(t, c);
-		KTEST_EXPECT_EQ(t, cpu_cache(c)->limit, expected_limit(c->buffer_size));
-		KTEST_EXPECT_EQ(t, cpu_cache(c)->batchcount, (cpu_cache(c)->limit + 1) / 2);
+		KTEST_EXPECT_EQ(t, this_magazine(c)->limit, expected_limit(c->buffer_size));
+		KTEST_EXPECT_EQ(t, this_magazine(c)->batchcount, (this_magazine(c)->limit + 1) / 2);
 		KTEST_EXPECT_EQ(t, c->free_limit, (1 + NR_CPUS) * c->batchcount + c->num);
 		/* an internal object with cache lines of its own */
-		KTEST_EXPECT_TRUE(t, is_internal(virt_to_page(cpu_cache(c))->slab_cache));
-		KTEST_EXPECT_EQ(t, (uintptr_t)cpu_cache(c) % L1_CACHE_BYTES, 0u);
-		KTEST_EXPECT_GE(t, ksize_of_internal(cpu_cache(c)), (size_t)L1_CACHE_BYTES);
+		KTEST_EXPECT_TRUE(t, is_internal(virt_to_page(this_magazine(c))->slab_cache));
+		KTEST_EXPECT_EQ(t, (uintptr_t)this_magazine(c) % L1_CACHE_BYTES, 0u);
+		KTEST_EXPECT_GE(t, ksize_of_internal(this_magazine(c)), (size_t)L1_CACHE_BYTES);
 		KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 	}
 }
@@ -500,7 +509,7 @@ static void array_cache_batches(struct ktest *t)
 	unsigned int i, batch, limit;
 
 	KTEST_ASSERT_NOT_NULL(t, c);
-	ac = cpu_cache(c);
+	ac = this_magazine(c);
 	batch = ac->batchcount;
 	limit = ac->limit;
 	KTEST_ASSERT_LE(t, 2 * limit, ARRAY_SIZE(obj));
@@ -566,7 +575,7 @@ static void reap_timer_gives_pages_back(struct ktest *t)
 	churn(c, obj, ARRAY_SIZE(obj));
 	KTEST_EXPECT_GT(t, count_free_slabs(c), 1UL);
 	slabs0 = counts_of(c).num_slabs;	/* other CPUs' reapers reap c too */
-	avail0 = cpu_cache(c)->avail;
+	avail0 = this_magazine(c)->avail;
 	free0 = nr_free_pages();
 	start = this_cpu_reap_passes();
 	while (this_cpu_reap_passes() < start + 2 && waited < 3 * REAP_INTERVAL) {
@@ -577,9 +586,9 @@ static void reap_timer_gives_pages_back(struct ktest *t)
 	KTEST_EXPECT_GT(t, nr_free_pages(), free0);
 	KTEST_EXPECT_LT(t, counts_of(c).num_slabs, slabs0);
 	KTEST_EXPECT_EQ(t, count_free_slabs(c), 0UL);
-	KTEST_EXPECT_LT(t, cpu_cache(c)->avail, avail0);	/* idle: partly drained */
+	KTEST_EXPECT_LT(t, this_magazine(c)->avail, avail0);	/* idle: partly drained */
 	ktest_info(t, "after %lu ticks: %lu of %lu slabs left, %u of %u objects in the array cache",
-		   waited, counts_of(c).num_slabs, slabs0, cpu_cache(c)->avail, avail0);
+		   waited, counts_of(c).num_slabs, slabs0, this_magazine(c)->avail, avail0);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 }
 
@@ -600,7 +609,7 @@ static void shrink_gives_pages_back(struct ktest *t)
 	KTEST_EXPECT_EQ(t, pages, (slabs - 1) << c->gfporder);	/* all but keep's slab */
 	KTEST_EXPECT_EQ(t, nr_free_pages(), before + pages);
 	KTEST_EXPECT_EQ(t, c->num_slabs, 1UL);
-	KTEST_EXPECT_EQ(t, cpu_cache(c)->avail, 0u);
+	KTEST_EXPECT_EQ(t, this_magazine(c)->avail, 0u);
 	KTEST_EXPECT_EQ(t, counts_of(c).held, 1UL);
 	KTEST_EXPECT_EQ(t, kmem_cache_shrink(c), 0);
 	kmem_cache_free(c, keep);
@@ -639,7 +648,7 @@ static void destroy_refuses_live_objects(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), -1);
 	KTEST_EXPECT_EQ(t, counts_of(c).held, 1UL);
 	kmem_cache_free(c, b);
-	KTEST_EXPECT_GT(t, cpu_cache(c)->avail, 0u);
+	KTEST_EXPECT_GT(t, this_magazine(c)->avail, 0u);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 	KTEST_EXPECT_FALSE(t, on_chain(c));
 }
@@ -665,7 +674,7 @@ static void slabinfo_counts_match(struct ktest *t)
 	kmem_get_stats(&b);
 	n = counts_of(c);
 	KTEST_EXPECT_EQ(t, n.held, 30UL);
-	KTEST_EXPECT_EQ(t, n.cached, (unsigned long)cpu_cache(c)->avail);
+	KTEST_EXPECT_EQ(t, n.cached, (unsigned long)this_magazine(c)->avail);
 	KTEST_EXPECT_EQ(t, n.active_objs, n.held + n.cached);
 	KTEST_EXPECT_EQ(t, n.num_objs, n.num_slabs * c->num);
 	KTEST_EXPECT_EQ(t, n.num_objs - n.active_objs, c->free_objects);
@@ -839,7 +848,7 @@ static void bad_frees_change_nothing(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, b);
 	slabp = virt_to_page(a)->slab;
 	kmem_cache_free(c, a);
-	avail = cpu_cache(c)->avail;
+	avail = this_magazine(c)->avail;
 	free_objects = c->free_objects;
 
 	ktest_expect_reports(t, 10);			/* eight bad frees, two ksize() */
@@ -856,7 +865,7 @@ static void bad_frees_change_nothing(struct ktest *t)
 	kmem_cache_free(c, page);			/* "not a slab object" */
 	kmem_cache_free(c, &page);
 	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 8);
-	KTEST_EXPECT_EQ(t, cpu_cache(c)->avail, avail);
+	KTEST_EXPECT_EQ(t, this_magazine(c)->avail, avail);
 	KTEST_EXPECT_EQ(t, c->free_objects, free_objects);
 	KTEST_EXPECT_EQ(t, slab_bufctl(slabp)[obj_to_index(c, slabp, b)], BUFCTL_OUT);
 	KTEST_EXPECT_EQ(t, ksize(b + 8), 0u);
@@ -866,13 +875,13 @@ static void bad_frees_change_nothing(struct ktest *t)
 	kmem_cache_shrink(c);				/* a back on its slab's free chain */
 	/* a freed again now would go into the magazine unseen (and a memory
 	 * checker on the host would stop there): put it there by hand */
-	ac_entry_set(cpu_cache(c), 0, a);
-	ac_set_avail(cpu_cache(c), 1);
+	ac_entry_set(this_magazine(c), 0, a);
+	ac_set_avail(this_magazine(c), 1);
 	KTEST_EXPECT_GT(t, kmem_validate(), 0);		/* "... is free in its slab" */
 	ktest_expect_reports(t, 1);
 	kmem_cache_shrink(c);				/* the flush finds it free */
 	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 11);
-	KTEST_EXPECT_EQ(t, cpu_cache(c)->avail, 0u);
+	KTEST_EXPECT_EQ(t, this_magazine(c)->avail, 0u);
 	KTEST_EXPECT_EQ(t, counts_of(c).held, 1UL);	/* b, and a free once */
 	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
 	kmem_cache_free(c, b);				/* still fine */
@@ -903,7 +912,7 @@ static void internal_objects_refused(struct ktest *t)
 	p = kmem_cache_alloc(c, GFP_KERNEL);
 	KTEST_ASSERT_NOT_NULL(t, p);
 	slabp = virt_to_page(p)->slab;
-	ac = cpu_cache(c);
+	ac = this_magazine(c);
 	mags = virt_to_page(ac)->slab_cache;
 	KTEST_ASSERT_TRUE(t, virt_to_page(c)->slab_cache == &cache_cache);
 	KTEST_ASSERT_TRUE(t, virt_to_page(slabp)->slab_cache == c->slabp_cache);
@@ -989,7 +998,7 @@ static void **use_up_free_objects(struct kmem_cache *c)
 {
 	void **chain = NULL, **p;
 
-	while (cpu_cache(c)->avail || c->free_objects) {
+	while (this_magazine(c)->avail || c->free_objects) {
 		p = is_internal(c) ? slab_internal_alloc(c, GFP_ATOMIC) :
 				     kmem_cache_alloc(c, GFP_ATOMIC);
 		if (!p)
@@ -1105,7 +1114,7 @@ static void grow_failure_gives_pages_back(struct ktest *t)
 		KTEST_EXPECT_NULL(t, p);
 		KTEST_EXPECT_EQ(t, nr_free_pages(), free0);
 		KTEST_EXPECT_EQ(t, c->num_slabs, 0UL);
-		KTEST_EXPECT_EQ(t, cpu_cache(c)->avail, 0u);
+		KTEST_EXPECT_EQ(t, this_magazine(c)->avail, 0u);
 		KTEST_EXPECT_EQ(t, kmem_validate(), 0);
 		kmem_cache_free(c, p);
 	}
@@ -1135,7 +1144,7 @@ static void validator_finds_corruption(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, a);
 	b = kmem_cache_alloc(c, GFP_ATOMIC);
 	KTEST_ASSERT_NOT_NULL(t, b);
-	ac = cpu_cache(c);
+	ac = this_magazine(c);
 	page = virt_to_page(a);
 	slabp = page->slab;
 	state = &slab_bufctl(slabp)[obj_to_index(c, slabp, a)];
@@ -1323,8 +1332,8 @@ static void tune_resizes_magazines(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, c);
 	keep = kmem_cache_alloc(c, GFP_KERNEL);
 	fill_magazine(c, 10);
-	KTEST_EXPECT_GT(t, ac_avail(cpu_cache(c)), 0u);
-	mags = virt_to_page(cpu_cache(c))->slab_cache;	/* where the magazines come from */
+	KTEST_EXPECT_GT(t, ac_avail(this_magazine(c)), 0u);
+	mags = virt_to_page(this_magazine(c))->slab_cache;	/* where the magazines come from */
 	KTEST_ASSERT_TRUE(t, is_internal(mags));
 	KTEST_ASSERT_TRUE(t, mags != kmem_find_internal_cachep(sizeof(struct array_cache) +
 							       30 * sizeof(void *)));
@@ -1370,7 +1379,7 @@ static void magazines_only_for_cpus_that_run(struct ktest *t)
 	void *a, *b;
 
 	KTEST_ASSERT_NOT_NULL(t, c);
-	mags = virt_to_page(cpu_cache(c))->slab_cache;
+	mags = virt_to_page(this_magazine(c))->slab_cache;
 	mags_held = counts_of(mags).held;
 	for (cpu = 0; cpu < NR_CPUS; cpu++) {
 		if (cpu_online(cpu)) {
@@ -1666,6 +1675,38 @@ static void racing_double_free_found_at_flush(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(r.c), 0);
 }
 
+/* What a function's comment says of its caller ("interrupts off", "LOCK
+ * held") is checked with CONFIG_DEBUG_ASSERT (the debug configurations,
+ * every host test build): a helper called the wrong way is reported, a
+ * WARNING or a spinlock BUG line, and does its work all the same.
+ * cpu_cache() wants interrupts off, cache_get_counts() c->lock as well.
+ * The lock's check is exact where the holder is recorded (DEBUG_SPINLOCK),
+ * or where no other CPU can hold the lock meanwhile. */
+static void broken_rules_are_reported(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_find_general_cachep(64);
+	int lock_exact = IS_ENABLED(CONFIG_DEBUG_SPINLOCK) ||
+			 (IS_ENABLED(CONFIG_SMP) && num_online_cpus() == 1);
+	struct slab_counts n;
+	unsigned long flags;
+
+	if (!IS_ENABLED(CONFIG_DEBUG_ASSERT)) {
+		ktest_skip(t, "CONFIG_DEBUG_ASSERT is off: the assertions compile to nothing");
+		return;
+	}
+	ktest_expect_reports(t, 1 + lock_exact);
+	KTEST_EXPECT_PTR_EQ(t, cpu_cache(c), this_magazine(c));	/* interrupts on: one */
+	local_irq_save(flags);
+	KTEST_EXPECT_PTR_EQ(t, cpu_cache(c), this_magazine(c));	/* kept: none */
+	if (lock_exact)
+		cache_get_counts(c, &n);			/* no c->lock: one */
+	spin_lock(&c->lock);
+	cache_get_counts(c, &n);				/* both kept: none */
+	spin_unlock(&c->lock);
+	local_irq_restore(flags);
+	KTEST_EXPECT_GE(t, n.num_objs, n.active_objs);
+}
+
 static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(order_follows_waste_rule),
 	KTEST_CASE(large_objects_fit_fragmented_memory),
@@ -1697,6 +1738,7 @@ static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(reaper_ages_every_cpu),
 	KTEST_CASE(validate_sound_while_others_allocate),
 	KTEST_CASE(racing_double_free_found_at_flush),
+	KTEST_CASE(broken_rules_are_reported),
 	{}
 };
 
