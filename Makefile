@@ -13,10 +13,6 @@
 
 VERSION := 0.1
 
-comma := ,
-empty :=
-space := $(empty) $(empty)
-
 MAKEFLAGS += -rR --no-print-directory
 .SUFFIXES:
 .DELETE_ON_ERROR:
@@ -59,7 +55,7 @@ kconfig_env := cd $(objtree) && srctree=$(srctree) KCONFIG_CONFIG=.config
 
 config-targets := defconfig $(DEFCONFIGS) menuconfig olddefconfig savedefconfig oldconfig
 meta-targets := help clean distclean test test-bochs run iso qemu gdb sizes fastpath compare bench fuzz coverage host-test \
-		script-test check-deps vmlinux-for-qemu quick debug-costs smpbench
+		script-test check-deps vmlinux-for-qemu quick debug-costs smpbench soak trace-shapes smallmem slabtest
 build-goals := $(filter-out $(config-targets) $(meta-targets),$(MAKECMDGOALS))
 ifeq ($(MAKECMDGOALS),)
 build-goals := all
@@ -219,6 +215,19 @@ with_i386 = { [ ! -f $(I386_ENV) ] || . $(I386_ENV); } &&
 build_defconfig = $(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1) $(1)_defconfig && \
 	$(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1)
 
+# The allocators compare, bench and soak run: scripts/allocators.py, the one
+# list (an allocator whose defconfig this tree lacks is left out), and the
+# kernels of all of them built: $(build_allocators)
+ALLOCATORS = $(shell $(PYTHON) $(srctree)/scripts/allocators.py)
+build_allocators = for a in $(ALLOCATORS); do $(call build_defconfig,$${a}) || exit 1; done
+
+# compare, bench and soak replay every shipped trace (scripts/traces.py)
+# unless TRACE= was given on the command line or in the environment; only
+# then is $(trace_arg) "--trace FILE", and only without it (and at the
+# default MEM) do they write their dated files under docs/results/.
+given_trace := $(filter command line environment,$(origin TRACE))
+trace_arg = $(if $(given_trace),--trace "$(TRACE)")
+
 ## run         build the GRUB image with every allocator's kernel and boot it in QEMU on
 ##             this terminal (the GRUB menu answers on the serial line; Ctrl-A X quits);
 ##             CPUS=4 boots 4 CPUs (multi-threaded TCG)
@@ -340,55 +349,121 @@ fastpath:
 		$(SIZES_BUILD)/slub-up/vmlinux --out $(srctree)/docs/results/slub-fastpath-$(SIZES_DATE).txt \
 		--design $(srctree)/docs/design.md
 
-## compare     boot both kernels in QEMU (MEM=32), replay TRACE in each, print the two
-##             side by side and plot their footprint (build/compare/footprint.png)
+## compare     every allocator (scripts/allocators.py) in QEMU (MEM=32) replaying every shipped
+##             trace (scripts/traces.py; TRACE=file: that one): per trace, the pages held and
+##             MemFree at the peak and the end, overhead, refusals, corruptions; the memory
+##             goals; a plot with a panel per trace (docs/results/compare-DATE.txt and .png)
 compare:
 	$(Q)$(DEPS) build qemu python plot
-	$(Q)$(call build_defconfig,slab)
-	$(Q)$(call build_defconfig,slob)
-	$(Q)$(call build_defconfig,slob_fast)
+	$(Q)$(build_allocators)
 	$(Q)mkdir -p $(srctree)/docs/results
-	$(Q)$(PYTHON) $(srctree)/scripts/compare --mem $(MEM) --trace "$(TRACE)" --out $(BUILD)/compare; \
-		status=$$?; $(results_file) $(BUILD)/compare/report.txt compare; exit $$status
+	$(Q)$(PYTHON) $(srctree)/scripts/compare --mem $(MEM) $(trace_arg) --out $(BUILD)/compare; \
+		status=$$?; $(results_file) $(BUILD)/compare/report.txt compare txt; \
+		$(results_file) $(BUILD)/compare/footprint.png compare png; exit $$status
 
-# Copies a report into docs/results/NAME-DATE.txt (the figures the docs cite),
-# for the shipped trace and the default memory only: $(results_file) FILE NAME
-results_file = sh -c 'if [ "$(TRACE)" = "$(srctree)/tests/traces/linux-6.1-boot-files.ftrace.gz" ] && \
-	[ "$(MEM)" = 32 ]; then cp "$$0" $(srctree)/docs/results/"$$1"-$$(date +%Y-%m-%d).txt && \
-	echo "(written to docs/results/$$1-$$(date +%Y-%m-%d).txt)"; fi'
+## soak        each allocator booted once, every shipped trace replayed ROUNDS rounds back to
+##             back (12, about 10 minutes here), what each leaves live kept 3 rounds: pages
+##             held and the largest free blocks after every round, validated; table and plot
+##             in docs/results/soak-DATE.txt and .png (SOAK_MEM=128 MiB)
+ROUNDS ?=
+SOAK_MEM ?= 128
+soak:
+	$(Q)$(DEPS) build qemu python plot
+	$(Q)$(build_allocators)
+	$(Q)mkdir -p $(srctree)/docs/results
+	$(Q)$(PYTHON) $(srctree)/scripts/soak --mem $(SOAK_MEM) $(if $(ROUNDS),--rounds $(ROUNDS)) \
+		$(trace_arg) --out $(BUILD)/soak; status=$$?; \
+		$(results_file) $(BUILD)/soak/report.txt soak txt; \
+		$(results_file) $(BUILD)/soak/soak.png soak png; exit $$status
 
-## bench       the replay on the host: every allocator (scripts/allocators.py) and the peers
-##             (glibc, jemalloc, mimalloc): ns, cycles and instructions per call, footprint;
-##             checked against the kernel's; then bench-smp's scaling
-ALLOCATORS := $(shell $(PYTHON) $(srctree)/scripts/allocators.py)
+## trace-shapes each shipped trace's shape (events, allocations, frees, peak live bytes, sizes,
+##             origin), computed by scripts/traces.py into docs/benchmarks.md
+trace-shapes:
+	$(Q)$(DEPS) python
+	$(Q)$(PYTHON) $(srctree)/scripts/traces.py --shapes --doc $(srctree)/docs/benchmarks.md
+
+# Copies a report into docs/results/NAME-DATE.EXT (the figures the docs cite),
+# for the shipped traces (no TRACE= given) at the default memory only:
+# $(results_file) FILE NAME EXT
+results_file = sh -c 'if [ -z "$(given_trace)" ] && [ "$(MEM)" = 32 ] && [ -f "$$0" ]; then \
+	cp "$$0" $(srctree)/docs/results/"$$1"-$$(date +%Y-%m-%d)."$$2" && \
+	echo "(written to docs/results/$$1-$$(date +%Y-%m-%d).$$2)"; fi'
+
+## bench       the replay on the host, every shipped trace (TRACE=file: that one): every allocator
+##             and the peers (glibc, jemalloc, mimalloc), each timed after an untimed pass:
+##             ns, cycles and instructions per call, footprint; checked against the kernel's
 bench:
 	$(Q)$(DEPS) build qemu python host
 	$(Q)$(probe_i386)
-	$(Q)for c in $(ALLOCATORS); do $(call build_defconfig,$${c}) || exit 1; done
+	$(Q)$(build_allocators)
 	$(Q)for c in $(ALLOCATORS); do \
 		$(with_i386) $(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=$$c bench || exit 1; done
 	$(Q)mkdir -p $(BUILD)/bench $(srctree)/docs/results
-	$(Q){ $(with_i386) $(PYTHON) $(srctree)/scripts/bench --mem $(MEM) --trace "$(TRACE)" \
+	$(Q){ $(with_i386) $(PYTHON) $(srctree)/scripts/bench --mem $(MEM) $(trace_arg) \
 		--out $(BUILD)/bench; echo $$? > $(BUILD)/bench/status; \
 	  $(with_i386) $(srctree)/scripts/bench-smp; } | tee $(BUILD)/bench/report.txt
-	$(Q)$(results_file) $(BUILD)/bench/report.txt bench
+	$(Q)$(results_file) $(BUILD)/bench/report.txt bench txt
 	$(Q)exit $$(cat $(BUILD)/bench/status)
 
-## smpbench    the kernel's smpbench at CPUS (default 4) CPUs in QEMU, SLAB, SLUB, SLUB_TINY and
-##             SLOB side by side: throughput and cycles per operation against 1 CPU, median
-##             of 3 runs (docs/results/smpbench-DATE.txt; SMPBENCH_OPS operations per CPU, 20000)
+## smpbench    the kernel's smpbench at CPUS (default 4) CPUs in QEMU, every allocator
+##             (scripts/allocators.py) side by side: throughput and cycles per operation
+##             against 1 CPU, median of 3 runs (docs/results/smpbench-DATE.txt;
+##             SMPBENCH_OPS operations per CPU, 20000)
 SMPBENCH_OPS ?= 20000
-SMPBENCH_ALLOCS := slab slub slub_tiny slob
 smpbench:
 	$(Q)$(DEPS) build qemu python
-	$(Q)for a in $(SMPBENCH_ALLOCS); do $(call build_defconfig,$${a}) || exit 1; done
+	$(Q)$(build_allocators)
 	$(Q)mkdir -p $(BUILD)/smpbench $(srctree)/docs/results
 	$(Q)$(PYTHON) $(srctree)/scripts/smpbench --build $(BUILD) --cpus $(if $(filter 1,$(CPUS)),4,$(CPUS)) \
-		--allocators $(subst $(space),$(comma),$(SMPBENCH_ALLOCS)) \
 		--ops $(SMPBENCH_OPS) > $(BUILD)/smpbench/report.txt; status=$$?; \
 		cat $(BUILD)/smpbench/report.txt; [ $$status = 0 ] || exit $$status; \
 		cp $(BUILD)/smpbench/report.txt $(srctree)/docs/results/smpbench-$$(date +%Y-%m-%d).txt && \
 		echo "(written to docs/results/smpbench-$$(date +%Y-%m-%d).txt)"
+
+# The allocators every comparison runs (scripts/allocators.py: those with a
+# defconfig in this tree), and the date the results files carry.
+ALLOCATORS = $(shell $(PYTHON) $(srctree)/scripts/allocators.py)
+RESULTS_DATE := $(shell date +%Y-%m-%d)
+
+## smallmem    free pages and Slab: of every allocator's uniprocessor kernel without the
+##             self-tests (as make sizes builds them) on SMALLMEM_MEM machines (QEMU -m 8
+##             and 16), after boot and after replaying each shipped trace (scripts/traces.py), beside
+##             the 2007 and 2022 threads' figures; SMALLMEM_ROWS="ALLOC ARGS; ..." adds rows
+##             (docs/results/smallmem-DATE.txt for the default sizes and rows)
+SMALLMEM_MEM ?= 8,16
+SMALLMEM_ROWS ?=
+smallmem:
+	$(Q)$(DEPS) build qemu python
+	+$(Q)for a in $(ALLOCATORS); do $(call build_tweaked,$${a},up,$(UP)) || exit 1; done
+	$(Q)mkdir -p $(BUILD)/smallmem $(srctree)/docs/results
+	$(Q)$(PYTHON) $(srctree)/scripts/smallmem --build $(BUILD) --mem $(SMALLMEM_MEM) \
+		--rows "$(SMALLMEM_ROWS)" > $(BUILD)/smallmem/report.txt; status=$$?; \
+		cat $(BUILD)/smallmem/report.txt; [ $$status = 0 ] || exit $$status; \
+		if [ "$(SMALLMEM_MEM)" = 8,16 ] && [ -z "$(SMALLMEM_ROWS)" ]; then \
+		cp $(BUILD)/smallmem/report.txt $(srctree)/docs/results/smallmem-$(RESULTS_DATE).txt && \
+		echo "(written to docs/results/smallmem-$(RESULTS_DATE).txt)"; fi
+
+## slabtest    slab_test's microbenchmark for every allocator: cycles per kmalloc, kfree
+##             and pair at 8 to 16384 bytes, and on several CPUs at once, remote frees and
+##             one CPU allocating while the others free; on the host (TSC, CPU threads)
+##             and in QEMU at 1 CPU (-icount) and SLABTEST_CPUS (2); ratios to SLAB and the
+##             published anchors (docs/results/slabtest-DATE.txt for the default
+##             SLABTEST_CALLS, 10000 calls per test)
+SLABTEST_CALLS ?= 10000
+SLABTEST_CPUS ?= 2
+slabtest:
+	$(Q)$(DEPS) build qemu python host
+	$(Q)$(probe_i386)
+	+$(Q)for a in $(ALLOCATORS); do $(call build_defconfig,$${a}) && \
+		$(with_i386) $(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=$${a} slabtest || exit 1; \
+		done
+	$(Q)mkdir -p $(BUILD)/slabtest $(srctree)/docs/results
+	$(Q)$(with_i386) $(PYTHON) $(srctree)/scripts/slabtest --build $(BUILD) \
+		--calls $(SLABTEST_CALLS) --cpus $(SLABTEST_CPUS) > $(BUILD)/slabtest/report.txt; \
+		status=$$?; cat $(BUILD)/slabtest/report.txt; [ $$status = 0 ] || exit $$status; \
+		if [ "$(SLABTEST_CALLS)" = 10000 ]; then \
+		cp $(BUILD)/slabtest/report.txt $(srctree)/docs/results/slabtest-$(RESULTS_DATE).txt && \
+		echo "(written to docs/results/slabtest-$(RESULTS_DATE).txt)"; fi
 
 ## debug-costs what kmem_debug= costs: the shipped trace replayed on the host without the
 ##             layer and with each letter (none, Z, P, U, ZPU), SLAB, SLUB and SLOB: ns per

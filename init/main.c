@@ -12,6 +12,7 @@
 #include <tiny/replay.h>
 #include <tiny/fault_inject.h>
 #include <tiny/slab.h>
+#include <tiny/slab_test.h>
 #include <tiny/smp.h>
 #include <tiny/string.h>
 #include <tiny/timer.h>
@@ -81,14 +82,44 @@ static int fault_setup(const char *val)
 kernel_param("fault", fault_setup,
 	     "=divide|null|opcode|gpf|stack|stack-ap|printk|console-stuck: raise this CPU exception on purpose (stack-ap: CPU 1 overflows its stack; printk: a page fault inside printk; console-stuck: a NULL read while CPU 1 holds the console, hung), to see the report");
 
+static int replay_data;
+
 static int replay_setup(const char *val)
 {
-	(void)val;
+	if (val && strcmp(val, "data"))
+		return PARSE_BAD;
 	replay_requested = 1;
+	replay_data = val != NULL;
 	return 0;
 }
-kernel_flag("replay", replay_setup,
-	     "replay the allocation trace loaded as the first boot module, then report");
+kernel_param_opt("replay", replay_setup,
+	     "[=data]: replay the allocation trace loaded as the first boot module, then report "
+	     "(=data: also the memory layout, the allocator's report and the footprint samples "
+	     "the scripts parse)");
+
+static unsigned long soak_rounds;
+
+static int soak_setup(const char *val)
+{
+	return parse_ulong(val, 1, ~0UL, &soak_rounds);
+}
+kernel_param("soak", soak_setup,
+	     "=ROUNDS: replay every trace loaded as a boot module, ROUNDS rounds back to back, "
+	     "what each leaves live kept three rounds; a line of figures after each round");
+
+static unsigned long slabtest_calls;
+
+static int slabtest_setup(const char *val)
+{
+	if (!val) {
+		slabtest_calls = SLAB_TEST_DEFAULT_CALLS;
+		return 0;
+	}
+	return parse_ulong(val, 1, ~0UL, &slabtest_calls);
+}
+kernel_param_opt("slabtest", slabtest_setup,
+	     "[=N]: run the console's slabtest (N calls, default 10000) after boot, before any "
+	     "console, so that a run under QEMU -icount repeats exactly");
 
 /* Cuts the usable RAM ranges at the mem= limit. */
 static void apply_mem_limit(void)
@@ -141,7 +172,11 @@ static int run_boot_actions(void)
 		printk("selftest: %s\n", r == 0 ? "PASS" : "FAIL");
 	}
 	if (replay_requested)
-		failed |= replay_from_boot_module() != 0;
+		failed |= replay_from_boot_module(replay_data) != 0;
+	if (soak_rounds)
+		failed |= replay_soak(soak_rounds) != 0;
+	if (slabtest_calls)
+		failed |= slab_test_report(slabtest_calls) != 0;
 	return failed;
 }
 

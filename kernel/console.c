@@ -4,7 +4,7 @@
  * with simple editing (backspace, Ctrl-U to clear, Ctrl-C to cancel,
  * escape sequences such as arrow keys ignored) and runs them.  "help"
  * lists the commands.  Ctrl-C also stops a long command (stress,
- * smpbench, selftest between two cases, replay: each asks
+ * smpbench, slabtest, selftest between two cases, replay: each asks
  * console_interrupted()); the others are short.  The input queue,
  * with its handling of Ctrl-C and of lost input, and the line editor are
  * here too (<tiny/console.h> says how they fit together).
@@ -21,6 +21,7 @@
 #include <tiny/random.h>
 #include <tiny/replay.h>
 #include <tiny/slab.h>
+#include <tiny/slab_test.h>
 #include <tiny/string.h>
 #include <tiny/timer.h>
 #include <tiny/irqflags.h>
@@ -227,9 +228,33 @@ static int cmd_smpbench(int argc, char **argv)
 	return kmem_stress_report(ops);
 }
 
+static int cmd_slabtest(int argc, char **argv)
+{
+	unsigned long calls = SLAB_TEST_DEFAULT_CALLS;
+
+	if (argc > 1 && parse_count("slabtest", argv[1], &calls))
+		return -1;
+	return slab_test_report(calls);
+}
+
 static int cmd_replay(int argc, char **argv)
 {
-	return replay_from_boot_module() ? -1 : 0;
+	int data = argc > 1 && !strcmp(argv[1], "data");
+
+	if (argc > 1 && !data) {
+		printk("replay: %pE: unknown argument (replay [data])\n", argv[1]);
+		return -1;
+	}
+	return replay_from_boot_module(data) ? -1 : 0;
+}
+
+static int cmd_soak(int argc, char **argv)
+{
+	unsigned long rounds = 3;
+
+	if (argc > 1 && parse_count("soak", argv[1], &rounds))
+		return -1;
+	return replay_soak(rounds) ? -1 : 0;
 }
 
 static int cmd_cpus(int argc, char **argv)
@@ -255,9 +280,14 @@ static const struct command commands[] = {
 	  cmd_stress },
 	{ "smpbench", "[ops]", 0, 1, "allocator throughput on 1, 2, 4... CPUs at once (1..4294967295 ops each)",
 	  cmd_smpbench },
+	{ "slabtest", "[n]", 0, 1, "slab_test: cycles per kmalloc, kfree and pair, 8 to 16384 bytes, "
+	  "n calls each (10000; 1..4294967295), on 1 CPU then all", cmd_slabtest },
 	{ "shrink", "", 0, 0, "give every spare page back to the page allocator now", cmd_shrink },
 	{ "validate", "", 0, 0, "check the page and object allocators' structures", cmd_validate },
-	{ "replay", "", 0, 0, "replay the allocation trace loaded as a boot module", cmd_replay },
+	{ "replay", "[data]", 0, 1, "replay the allocation trace loaded as a boot module (data: "
+	  "also the figures the scripts parse)", cmd_replay },
+	{ "soak", "[rounds]", 0, 1, "replay every trace module, rounds times over (3), what each "
+	  "leaves live kept three rounds", cmd_soak },
 #ifdef CONFIG_FAULT_INJECTION
 	{ "fault", "[name spec|off]", 0, 2, "show or set fault injection (failslab, fail_page_alloc)",
 	  fault_inject_command },

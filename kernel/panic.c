@@ -1,4 +1,4 @@
-/* panic.c - the end of the line: panic(), BUG() and WARN reports.
+/* panic.c - the end of the line: panic(), BUG_ON() and WARN reports.
  *
  * panic() claims the crash report (<tiny/oops.h>), stops the other CPUs
  * and waits for them, at most PANIC_STOP_MS, so that nothing else prints

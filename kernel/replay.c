@@ -27,34 +27,18 @@
 #include <tiny/timer.h>
 #include <arch/timex.h>
 
-#define NO_CACHE	0xffffu
+#include "replay_internal.h"
+
 #define SETTLE_SECONDS	3	/* virtual time given to the periodic reclaim at the end */
 #define PHASE_SECONDS	2	/* the periods of the allocators' timers divide this */
+/* The largest block the page allocator gives: a request above it fails on
+ * any machine, however much memory it has. */
+#define LARGEST_BLOCK	((u64)PAGE_SIZE << (MAX_ORDER - 1))
+#define PROGRESS_STEPS	10	/* a person sees 10%, 20%, ... while a replay runs */
 
-enum slot_state { SLOT_EMPTY, SLOT_LIVE, SLOT_FAILED };
+unsigned int replay_output;	/* REPLAY_PROGRESS, REPLAY_DATA: <tiny/replay.h> */
 
-struct slot {
-	void *ptr;
-	u32 size;
-	u16 cache;		/* NO_CACHE for kmalloc() */
-	u8 pattern;
-	u8 state;		/* enum slot_state */
-};
-
-struct replay_state {
-	const struct replay_header *hdr;
-	const struct replay_cache *caches;
-	const struct replay_op *ops;
-	struct kmem_cache **cache_ptr;	/* created on first use */
-	struct slot *slots;
-	unsigned long long live_bytes;
-	unsigned long live_objects;
-	unsigned long start_jiffies;
-	unsigned int sample_every;
-	struct replay_result *res;
-};
-
-static unsigned long held_pages(void)
+unsigned long replay_held_pages(void)
 {
 	struct kmem_stats st;
 
@@ -168,7 +152,7 @@ static int check_op(const struct replay_header *h, u32 n, const struct replay_op
 
 /* Checks every op, their TIME order, and the header's counts; leaves the
  * slot table empty again.  0 or -1 (reported). */
-static int check_ops(struct replay_state *rs)
+int replay_check_ops(struct replay_state *rs)
 {
 	const struct replay_header *h = rs->hdr;
 	u32 n, allocs = 0, frees = 0, last_time = 0;
@@ -199,7 +183,7 @@ static int check_ops(struct replay_state *rs)
 	return 0;
 }
 
-static int check_trace(const void *data, size_t len, struct replay_state *rs)
+int replay_check_header(const void *data, size_t len, struct replay_state *rs)
 {
 	const struct replay_header *h = data;
 
@@ -213,7 +197,7 @@ static int check_trace(const void *data, size_t len, struct replay_state *rs)
 
 /* ---- bookkeeping memory (from the page allocator, outside Slab) ----------- */
 
-static void *table_alloc(size_t bytes)
+void *replay_table_alloc(size_t bytes)
 {
 	unsigned int order = get_order(bytes);
 
@@ -222,7 +206,7 @@ static void *table_alloc(size_t bytes)
 	return (void *)__get_free_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN, order);
 }
 
-static void table_free(void *p, size_t bytes)
+void replay_table_free(void *p, size_t bytes)
 {
 	free_pages((unsigned long)(uintptr_t)p, get_order(bytes));
 }
@@ -259,7 +243,7 @@ static void take_sample(struct replay_state *rs, u32 op)
 		return;
 	s = &res->samples[res->nr_samples++];
 	s->op = op;
-	s->held_pages = (u32)held_pages();
+	s->held_pages = (u32)replay_held_pages();
 	s->live_bytes = (u32)min_t(unsigned long long, rs->live_bytes, 0xffffffffULL);
 }
 
@@ -269,7 +253,7 @@ static void note_peak(struct replay_state *rs)
 
 	if (rs->live_bytes > res->peak_live_bytes) {
 		res->peak_live_bytes = rs->live_bytes;
-		res->held_pages_at_peak = held_pages();
+		res->held_pages_at_peak = replay_held_pages();
 		res->memfree_at_peak = nr_free_pages();
 	}
 	res->peak_live_objects = max(res->peak_live_objects, rs->live_objects);
@@ -297,7 +281,11 @@ static void do_alloc(struct replay_state *rs, u32 n, u32 code, u32 arg, struct s
 	measure_end(MEASURE_ALLOC);
 	if (!p) {
 		rs->res->failures++;
-		rs->res->injected += fault_injected_total() != injected0;
+		rs->res->largest_refused = max(rs->res->largest_refused, (unsigned long)size);
+		if (fault_injected_total() != injected0)
+			rs->res->injected++;
+		else if (size > LARGEST_BLOCK)
+			rs->res->too_large++;
 		s->state = SLOT_FAILED;
 		return;
 	}
@@ -353,7 +341,7 @@ static void advance_clock(struct replay_state *rs, u64 us)
 		timer_tick();
 }
 
-/* Executes op n, which check_ops() found well-formed. */
+/* Executes op n, which replay_check_ops() found well-formed. */
 static void replay_op(struct replay_state *rs, u32 n)
 {
 	u32 code = rs->ops[n].code, arg = rs->ops[n].arg;
@@ -376,36 +364,62 @@ static void replay_op(struct replay_state *rs, u32 n)
 
 /* ---- the run ---------------------------------------------------------------- */
 
+void replay_free_slot(struct replay_state *rs, struct slot *s)
+{
+	do_free(rs, rs->hdr->nr_ops, s);
+}
+
 static void free_everything(struct replay_state *rs)
 {
 	u32 i;
 
 	for (i = 0; i < rs->hdr->nr_slots; i++)
 		if (rs->slots[i].state == SLOT_LIVE)
-			do_free(rs, rs->hdr->nr_ops, &rs->slots[i]);
+			replay_free_slot(rs, &rs->slots[i]);
 	for (i = 0; i < rs->hdr->nr_caches; i++)
 		if (rs->cache_ptr[i])
 			kmem_cache_destroy(rs->cache_ptr[i]);
 }
 
-/* Runs every op; 0, or -2 once Ctrl-C was typed at the console (looked at
- * every 1024 ops). */
-static int run_ops(struct replay_state *rs)
+/* "replay: 10% 20% ... 100%" on one line while the ops run, for a person
+ * at the console (rs->progress_every ops a step). */
+static void show_progress(struct replay_state *rs, u32 n)
 {
+	if (!rs->progress_every || n % rs->progress_every)
+		return;
+	if (!n)
+		printk("replay: running");
+	else
+		pr_cont(" %u%%", n / rs->progress_every * (100 / PROGRESS_STEPS));
+}
+
+/* Runs every op (Ctrl-C at the console is looked at every 1024 ops). */
+int replay_run_ops(struct replay_state *rs, u64 settle_us)
+{
+	int ret = 0;
 	u32 n;
 
 	for (n = 0; n < rs->hdr->nr_ops; n++) {
 		if ((n & 1023) == 0 && console_interrupted()) {
+			if (rs->progress_every)
+				pr_cont("\n");
 			printk("replay: interrupted at op %u of %u\n", n, rs->hdr->nr_ops);
-			return -2;
+			ret = -2;
+			break;
 		}
+		show_progress(rs, n);
 		replay_op(rs, n);
 		rs->res->ops++;
 		if (n % rs->sample_every == 0)
 			take_sample(rs, n);
 	}
-	take_sample(rs, n);
-	return 0;
+	if (!ret) {
+		if (rs->progress_every)
+			pr_cont(" done\n");
+		take_sample(rs, n);
+	}
+	advance_clock(rs, rs->hdr->duration_us + settle_us);
+	return ret;
 }
 
 /*
@@ -417,7 +431,7 @@ static int run_ops(struct replay_state *rs)
  * periodic timers (armed with round_jiffies_period()) stand at the start
  * of their period.
  */
-static void start_in_step(struct replay_state *rs)
+void replay_start_in_step(struct replay_state *rs)
 {
 	unsigned long phase = PHASE_SECONDS * HZ;
 
@@ -446,36 +460,39 @@ int replay_run(const void *data, size_t len, struct replay_result *res)
 
 	memset(res, 0, sizeof(*res));
 	memset(&rs, 0, sizeof(rs));
-	if (check_trace(data, len, &rs))
+	if (replay_check_header(data, len, &rs))
 		return -1;
 	rs.res = res;
 	rs.sample_every = rs.hdr->nr_ops / (REPLAY_SAMPLES - 2) + 1;
+	if (replay_output & REPLAY_PROGRESS)
+		rs.progress_every = rs.hdr->nr_ops / PROGRESS_STEPS + 1;
 	slots_bytes = (size_t)rs.hdr->nr_slots * sizeof(struct slot) + 1;
 	caches_bytes = (size_t)rs.hdr->nr_caches * sizeof(void *) + 1;
-	rs.slots = table_alloc(slots_bytes);
-	rs.cache_ptr = table_alloc(caches_bytes);
+	rs.slots = replay_table_alloc(slots_bytes);
+	rs.cache_ptr = replay_table_alloc(caches_bytes);
 	if (!rs.slots || !rs.cache_ptr) {
 		pr_err("replay: no memory for the tables of %u live objects and %u caches\n",
 		       rs.hdr->nr_slots, rs.hdr->nr_caches);
 		ret = -1;
 		goto out;
 	}
-	ret = check_ops(&rs);
+	ret = replay_check_ops(&rs);
 	if (ret)
 		goto out;
 
 	local_irq_save(flags);
-	start_in_step(&rs);
-	ret = run_ops(&rs);
-	advance_clock(&rs, rs.hdr->duration_us + SETTLE_SECONDS * 1000000ULL);
+	replay_start_in_step(&rs);
+	ret = replay_run_ops(&rs, SETTLE_SECONDS * 1000000ULL);
 	res->memfree_end = nr_free_pages();
-	res->held_pages_end = held_pages();
-	printk("replay: allocator report at the end of the trace:\n");
-	kmem_report();
-	printk("replay: end of allocator report\n");
+	res->held_pages_end = replay_held_pages();
+	if (replay_output & REPLAY_DATA) {
+		printk("replay: allocator report at the end of the trace:\n");
+		kmem_report();
+		printk("replay: end of allocator report\n");
+	}
 	free_everything(&rs);
 	advance_clock(&rs, rs.hdr->duration_us + 2 * SETTLE_SECONDS * 1000000ULL);
-	res->held_pages_after_free_all = held_pages();
+	res->held_pages_after_free_all = replay_held_pages();
 	local_irq_restore(flags);
 
 	res->max_held_pages = max_sampled_pages(res);
@@ -483,9 +500,9 @@ int replay_run(const void *data, size_t len, struct replay_result *res)
 		ret = 1;
 out:
 	if (rs.slots)
-		table_free(rs.slots, slots_bytes);
+		replay_table_free(rs.slots, slots_bytes);
 	if (rs.cache_ptr)
-		table_free(rs.cache_ptr, caches_bytes);
+		replay_table_free(rs.cache_ptr, caches_bytes);
 	return ret;
 }
 
@@ -508,27 +525,43 @@ void replay_report(const struct replay_result *res, const char *trace_name)
 
 	printk("replay: trace %s, allocator %s\n", trace_name, kmem_allocator_name);
 	printk("replay: ops %lu (allocations %lu, frees %lu)\n", res->ops, res->allocs, res->frees);
-	printk("replay: peak live %llu bytes in %lu objects at most\n", res->peak_live_bytes,
-	       res->peak_live_objects);
-	printk("replay: Slab at the peak %lu pages (%lu kB); highest sampled %lu pages\n",
-	       res->held_pages_at_peak, KB(res->held_pages_at_peak), res->max_held_pages);
-	print_ratio("replay: overhead (held - live) / live = ",
-		    held > res->peak_live_bytes ? held - res->peak_live_bytes : 0,
-		    res->peak_live_bytes);
-	printk("replay: MemFree at the peak %lu kB, at the end %lu kB (Slab %lu kB) after %d s "
-	       "of timers\n", KB(res->memfree_at_peak), KB(res->memfree_end),
-	       KB(res->held_pages_end), SETTLE_SECONDS);
+	if (res->peak_live_bytes) {
+		printk("replay: peak live %llu bytes in %lu objects at most\n",
+		       res->peak_live_bytes, res->peak_live_objects);
+		printk("replay: Slab at the peak %lu pages (%lu kB); highest sampled %lu pages\n",
+		       res->held_pages_at_peak, KB(res->held_pages_at_peak), res->max_held_pages);
+		print_ratio("replay: overhead (held - live) / live = ",
+			    held > res->peak_live_bytes ? held - res->peak_live_bytes : 0,
+			    res->peak_live_bytes);
+		printk("replay: MemFree at the peak %lu kB, at the end %lu kB (Slab %lu kB) after "
+		       "%d s of timers\n", KB(res->memfree_at_peak), KB(res->memfree_end),
+		       KB(res->held_pages_end), SETTLE_SECONDS);
+	} else {	/* nothing was measured at a peak: say so, print no zeros */
+		printk("replay: %s; no peak\n", res->allocs > res->failures ?
+		       "no allocation held a byte" : "no allocation succeeded");
+		printk("replay: MemFree at the end %lu kB (Slab %lu kB) after %d s of timers\n",
+		       KB(res->memfree_end), KB(res->held_pages_end), SETTLE_SECONDS);
+	}
 	printk("replay: Slab after freeing every object %lu kB\n", KB(res->held_pages_after_free_all));
 	printk("replay: allocation failures %lu, corruptions %lu\n", res->failures, res->corruptions);
+	if (res->failures)
+		printk("replay: largest allocation refused %lu bytes\n", res->largest_refused);
 	if (res->injected)
 		printk("replay: NOTE: %lu of the failures were injected (failslab, fail_page_alloc), "
 		       "not for want of memory\n", res->injected);
-	if (res->failures > res->injected)
+	if (res->too_large)
+		printk("replay: NOTE: %lu of the failures asked for more than any block this kernel "
+		       "allocates (%llu kB): they fail on every machine\n", res->too_large,
+		       (unsigned long long)(LARGEST_BLOCK >> 10));
+	if (res->failures > res->injected + res->too_large)
 		printk("replay: NOTE: %lu allocations failed: this machine is too small for the trace "
-		       "(give it more memory, e.g. MEM=64)\n", res->failures - res->injected);
+		       "(give it more memory, e.g. MEM=64)\n",
+		       res->failures - res->injected - res->too_large);
 	printk("replay: cycles per op: alloc %llu, free %llu (TSC; emulated under QEMU TCG)\n",
 	       res->allocs ? res->alloc_cycles / res->allocs : 0,
 	       res->frees ? res->free_cycles / res->frees : 0);
+	if (!(replay_output & REPLAY_DATA))
+		return;
 	for (i = 0; i < res->nr_samples; i++)
 		printk("replay-sample: %u %u %u\n", res->samples[i].op, res->samples[i].held_pages,
 		       res->samples[i].live_bytes);

@@ -1,5 +1,8 @@
 /* replay_boot.c - the "replay" boot option and console command: replays the
- * trace that the boot loader loaded as the first module. */
+ * trace that the boot loader loaded as the first module.  A person sees a
+ * progress line and the summary; "replay=data" (the console's "replay
+ * data") adds what the scripts parse: the memory layout for the host
+ * benchmark, the allocator's report and the footprint samples. */
 #include <tiny/kernel.h>
 #include <tiny/boot.h>
 #include <tiny/replay.h>
@@ -23,7 +26,7 @@ static void print_layout(void)
 	pr_cont("\n");
 }
 
-int replay_from_boot_module(void)
+int replay_from_boot_module(int data)
 {
 	const struct boot_module *m = &boot_info.modules[0];
 	int ret;
@@ -33,7 +36,9 @@ int replay_from_boot_module(void)
 		       "GRUB \"module FILE\")\n");
 		return -1;
 	}
-	print_layout();
+	replay_output = REPLAY_PROGRESS | (data ? REPLAY_DATA : 0);
+	if (data)
+		print_layout();
 	printk("replay: replaying %s (%lu bytes)\n", m->name[0] ? m->name : "module 0",
 	       m->end - m->start);
 	ret = replay_run((const void *)(uintptr_t)m->start, m->end - m->start, &replay_res);

@@ -9,7 +9,8 @@
  * once and the CPU goes on waiting.  A CPU waits for a held lock the way
  * the production lock makes it wait (ticket, or test-and-set under a
  * hypervisor), so a debug kernel is exactly as fair.  assert_spin_held()
- * reports a lock this CPU does not hold.
+ * reports a lock this CPU does not hold, assert_spin_not_held() one it
+ * holds.
  *
  * The owner fields are read by other CPUs while they wait, so every access
  * to them is a relaxed atomic one; the raw lock orders the data.
@@ -87,7 +88,7 @@ static int recursion(spinlock_t *lock, void *pc)
 }
 
 /* Waits for the raw lock the way the production lock waits (a ticket, or
- * test-and-set with backoff: <arch/spinlock.h>), reporting a lockup once
+ * test-and-set with backoff: <tiny/spinlock_smp.h>), reporting a lockup once
  * if that takes longer than 2^spin_lockup_shift cycles. */
 static void spin_wait(spinlock_t *lock, void *pc)
 {
@@ -151,4 +152,12 @@ void debug_spin_assert_held(spinlock_t *lock, void *pc)
 	if (bad_magic(lock, pc) || owner_cpu(lock) == (int)smp_processor_id())
 		return;
 	spin_bug(lock, "not held", pc);
+}
+
+/* Reports (once per call) a lock that this CPU holds. */
+void debug_spin_assert_not_held(spinlock_t *lock, void *pc)
+{
+	if (bad_magic(lock, pc) || owner_cpu(lock) != (int)smp_processor_id())
+		return;
+	spin_bug(lock, "held", pc);
 }

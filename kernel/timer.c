@@ -51,6 +51,7 @@ static struct timer_base *this_cpu_base(void)
 /* The base's list, made empty on first use.  Base lock held. */
 static struct list_head *base_list(struct timer_base *base)
 {
+	assert_spin_held(&base->lock);
 	if (!base->list.next)
 		INIT_LIST_HEAD(&base->list);
 	return &base->list;
@@ -92,6 +93,7 @@ static struct timer_base *lock_timer_base(struct timer_list *timer, int claim)
 {
 	struct timer_base *base;
 
+	assert_irqs_disabled();
 	for (;;) {
 		base = timer_base_of(timer);
 		if (base == TIMER_MIGRATING) {
@@ -115,6 +117,7 @@ static struct timer_base *lock_timer_base(struct timer_list *timer, int claim)
 /* Unlinks a pending timer.  Its base's lock held. */
 static void detach_timer(struct timer_list *timer)
 {
+	assert_spin_held(&timer_base_of(timer)->lock);
 	list_del(&timer->entry);
 	timer->entry.next = NULL;
 	timer->entry.prev = NULL;
@@ -126,6 +129,7 @@ static void enqueue_timer(struct timer_base *base, struct timer_list *timer)
 {
 	struct list_head *head = base_list(base), *pos;
 
+	assert_spin_held(&base->lock);
 	if (base->tick_running && time_before_eq(timer->expires, base->running_jiffy))
 		timer->expires = base->running_jiffy + 1;
 	for (pos = head->prev; pos != head; pos = pos->prev) {

@@ -33,6 +33,7 @@ static unsigned long window_start, window_reports, suppressed;
 /* May an injected failure be reported now?  fault_lock held. */
 static int report_allowed(void)
 {
+	assert_spin_held(&fault_lock);
 	if (jiffies - window_start >= REPORT_WINDOW || !window_start) {
 		if (suppressed)
 			pr_warn("fault_inject: %lu reports of injected failures suppressed\n",
@@ -51,6 +52,7 @@ static int report_allowed(void)
 /* Is this call eligible under attr's filter?  fault_lock held. */
 static int fault_filter_matches(const struct fault_attr *attr, const char *cache, size_t size)
 {
+	assert_spin_held(&fault_lock);
 	if (size < attr->min_size || size > attr->max_size)
 		return 0;
 	return !attr->cache[0] || (cache && !strcmp(cache, attr->cache));
@@ -62,6 +64,7 @@ static int should_fail(struct fault_attr *attr, const char *cache, size_t size)
 	struct rnd_state r = { attr->rnd };
 	int fail;
 
+	assert_spin_held(&fault_lock);
 	if (!attr->probability || !fault_filter_matches(attr, cache, size))
 		return 0;
 	attr->calls++;
@@ -222,6 +225,7 @@ static int parse_spec(struct fault_attr *a, const char *spec, int names_allowed)
 /* Copies the settings of src (not its counters) to attr.  fault_lock held. */
 static void copy_settings(struct fault_attr *attr, const struct fault_attr *src)
 {
+	assert_spin_held(&fault_lock);
 	attr->probability = src->probability;
 	attr->interval = src->interval;
 	attr->times = src->times;

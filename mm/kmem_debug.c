@@ -34,8 +34,38 @@
  * destructor on every free (SLOB's contract, for SLAB too), so the whole
  * object may be poisoned in between.  Reports name the object, its cache,
  * the bad bytes and the owners (%pS), and repair what they report, so a
- * damage is reported once.  Lock: kdbg_lock (irqsave) guards the registry,
- * the cache table and the quarantine; the allocator is never called under it.
+ * damage is reported once.
+ *
+ * Quarantines.  Each CPU has its own, and a free puts the object in the
+ * freeing CPU's.  An object leaves a quarantine only under that
+ * quarantine's lock, which stays held until the allocator has the object
+ * back, so an object a caller has freed is always either in a quarantine
+ * or back with the allocator, never in a list only one CPU can see.  A
+ * flush takes every CPU's quarantine lock in turn and empties each: when it
+ * returns, every object freed before it began is back with the allocator,
+ * also those another CPU was giving back meanwhile (it waited for them),
+ * and a destroy after a flush finds the cache empty (issue 34: objects on
+ * their way out of another CPU's quarantine were once in neither place,
+ * and the destroy failed on them).  Per CPU rather than per cache: a free
+ * takes only its own CPU's lock, which no other CPU takes but a flush, so
+ * no lock is the one every CPU queues on (with a quarantine per cache,
+ * every CPU's kmalloc() frees would share one), and a flush visits one
+ * quarantine per CPU.  The bounds hold per CPU.
+ *
+ * Locks, none taken by every CPU on every call:
+ *   - registry_locks[]: bucket h of the registry is guarded by
+ *     registry_locks[h % REGISTRY_LOCKS]: its chain, and the state and free
+ *     site of the objects on it;
+ *   - quarantines[cpu].lock: that CPU's FIFO and its counts;
+ *   - cache_locks[]: one per CPU for the table of debugged caches (and the
+ *     descriptor pool): a lookup takes its own CPU's, a create or destroy
+ *     every CPU's, in CPU order;
+ *   - report_lock: kmem_debug_last, for the allocators' bad-pointer reports.
+ * All are taken with interrupts saved.  Lock order: a quarantine's lock,
+ * then a registry lock or the allocator's locks (never both at once: the
+ * allocator is called with no registry or cache lock held), then
+ * report_lock, which the allocator takes to report.  cache_locks nest in
+ * CPU order and nothing else is taken inside them.
  */
 #include <tiny/kernel.h>
 #include <tiny/cmdline.h>
@@ -58,6 +88,7 @@
 #define QUARANTINE_OBJECTS	256
 #define QUARANTINE_BYTES	(256UL << 10)
 #define REGISTRY_BITS		14
+#define REGISTRY_LOCKS		64		/* a power of 2 */
 #define MAX_DEBUG_CACHES	128		/* later caches are not debugged */
 #define CACHE_BUCKETS		64
 #define LEAK_GROUPS		64
@@ -98,12 +129,35 @@ struct kmem_debug_report kmem_debug_last;
 unsigned long kmem_debug_reports;
 
 static unsigned int kmalloc_flags = KMEM_DEBUG_INITIAL;	/* letters for kmalloc() */
-static DEFINE_SPINLOCK(kdbg_lock);
+
+/* A lock on a cache line of its own. */
+struct kdbg_lock {
+	spinlock_t lock;
+} __aligned(L1_CACHE_BYTES);
+
+/* One CPU's quarantine: a FIFO of poisoned objects, oldest first. */
+struct quarantine {
+	spinlock_t lock;
+	struct kdbg_obj *head, *tail;
+	unsigned long count, bytes;
+} __aligned(L1_CACHE_BYTES);
+
+static struct kdbg_lock registry_locks[REGISTRY_LOCKS] = {
+	[0 ... REGISTRY_LOCKS - 1] = { .lock = __SPIN_LOCK_UNLOCKED(registry_lock) },
+};
+static struct kdbg_lock cache_locks[NR_CPUS] = {
+	[0 ... NR_CPUS - 1] = { .lock = __SPIN_LOCK_UNLOCKED(cache_lock) },
+};
+static struct quarantine quarantines[NR_CPUS] = {
+	[0 ... NR_CPUS - 1] = { .lock = __SPIN_LOCK_UNLOCKED(quarantine.lock) },
+};
+static DEFINE_SPINLOCK(report_lock);
 static struct kdbg_obj *registry[1 << REGISTRY_BITS];
 static struct kdbg_cache *caches[CACHE_BUCKETS];
-static unsigned long nr_tracked, nr_caches, header_damage;
-static struct kdbg_obj *q_head, *q_tail;
-static unsigned long q_count, q_bytes;
+static atomic_long_t nr_tracked;
+static unsigned long nr_caches;		/* written under every cache lock, read anywhere */
+unsigned long kmem_debug_flush_waits;	/* counter_inc() */
+void (*kmem_debug_leaving_hook)(const void *obj);
 static int leaks_at_boot;
 /* Descriptors of debugged caches: a static pool, so that they take no
  * memory the allocator would count as handed out (bytes_used). */
@@ -125,11 +179,24 @@ struct kdbg_forward {
 };
 static struct kdbg_forward forwarding[NR_CPUS];
 
-/* ---- registry and cache table (kdbg_lock held) --------------------------- */
+/* ---- registry and cache table ---------------------------------------------- */
 
 static unsigned int obj_hash(const void *p)
 {
 	return ((u32)((uintptr_t)p >> 3) * 2654435761u) >> (32 - REGISTRY_BITS);
+}
+
+/* The lock of registry bucket h (and of every REGISTRY_LOCKS-th bucket
+ * from h % REGISTRY_LOCKS). */
+static spinlock_t *bucket_lock(unsigned int h)
+{
+	return &registry_locks[h % REGISTRY_LOCKS].lock;
+}
+
+/* The lock of the registry bucket of the caller's pointer p. */
+static spinlock_t *registry_lock(const void *p)
+{
+	return bucket_lock(obj_hash(p));
 }
 
 static int header_ok(const struct kdbg_obj *o)
@@ -138,49 +205,70 @@ static int header_ok(const struct kdbg_obj *o)
 }
 
 /* The tracked object whose caller's pointer is p, or NULL.  A chain with a
- * damaged header is not followed past it (counted for kmem_check). */
+ * damaged header is not followed past it (kmem_check reports it).
+ * registry_lock(p) held. */
 static struct kdbg_obj *registry_find(const void *p)
 {
 	struct kdbg_obj *o;
 
+	assert_spin_held(registry_lock(p));
 	for (o = registry[obj_hash(p)]; o; o = o->hnext) {
-		if (!header_ok(o)) {
-			header_damage++;
+		if (!header_ok(o))
 			return NULL;
-		}
 		if (o->obj == p)
 			return o;
 	}
 	return NULL;
 }
 
+/* registry_lock(o->obj) held, for both. */
 static void registry_add(struct kdbg_obj *o)
 {
 	unsigned int h = obj_hash(o->obj);
 
+	assert_spin_held(bucket_lock(h));
 	o->hnext = registry[h];
 	registry[h] = o;
-	nr_tracked++;
+	atomic_long_inc(&nr_tracked);
 }
 
 static void registry_del(struct kdbg_obj *o)
 {
 	struct kdbg_obj **pp;
 
+	assert_spin_held(registry_lock(o->obj));
 	for (pp = &registry[obj_hash(o->obj)]; *pp; pp = &(*pp)->hnext)
 		if (*pp == o) {
 			*pp = o->hnext;
-			nr_tracked--;
+			atomic_long_dec(&nr_tracked);
 			return;
 		}
 }
 
-/* A kmalloc() block whose header starts at p (p is no caller's pointer). */
-static struct kdbg_obj *header_at(const void *p)
+/* Takes o (tracked) out of the registry.  Takes its lock. */
+static void registry_forget(struct kdbg_obj *o)
 {
-	struct kdbg_obj *o = registry_find((const char *)p + KM_OFF);
+	spinlock_t *lock = registry_lock(o->obj);
+	unsigned long save;
 
-	return o && !o->cache ? o : NULL;
+	spin_lock_irqsave(lock, save);
+	registry_del(o);
+	spin_unlock_irqrestore(lock, save);
+}
+
+/* Is p the header of a tracked kmalloc() block (p is no caller's pointer)?
+ * Takes the lock of that block's bucket. */
+static int header_at(const void *p)
+{
+	const void *obj = (const char *)p + KM_OFF;
+	spinlock_t *lock = registry_lock(obj);
+	struct kdbg_obj *o;
+	unsigned long save;
+
+	spin_lock_irqsave(lock, save);
+	o = registry_find(obj);
+	spin_unlock_irqrestore(lock, save);
+	return o && !o->cache;
 }
 
 static unsigned int cache_hash(const struct kmem_cache *c)
@@ -188,26 +276,77 @@ static unsigned int cache_hash(const struct kmem_cache *c)
 	return ((u32)((uintptr_t)c >> 4) * 2654435761u) >> (32 - 6);
 }
 
-/* The debugged cache whose handle is c, or NULL.  Takes kdbg_lock. */
+/* The debugged cache whose handle is c, or NULL.  Takes this CPU's cache
+ * lock. */
 static struct kdbg_cache *cache_find(const struct kmem_cache *c)
 {
 	struct kdbg_cache *dc;
 	unsigned long save;
+	spinlock_t *lock;
 
-	if (!nr_caches)
+	if (!READ_ONCE(nr_caches))
 		return NULL;
-	spin_lock_irqsave(&kdbg_lock, save);
+	local_irq_save(save);
+	lock = &cache_locks[smp_processor_id()].lock;
+	spin_lock(lock);
 	for (dc = caches[cache_hash(c)]; dc && dc->raw != c; dc = dc->next)
 		;
-	spin_unlock_irqrestore(&kdbg_lock, save);
+	spin_unlock(lock);
+	local_irq_restore(save);
 	return dc;
 }
 
-/* A free descriptor from the pool, or NULL.  kdbg_lock held. */
+/* Takes every CPU's cache lock, in CPU order, with interrupts saved (the
+ * value returned, for caches_unlock_all()): the cache table and the pool
+ * are then this CPU's to change. */
+static unsigned long caches_lock_all(void)
+{
+	unsigned long save;
+	unsigned int cpu;
+
+	local_irq_save(save);
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		spin_lock(&cache_locks[cpu].lock);
+	return save;
+}
+
+static void caches_unlock_all(unsigned long save)
+{
+	unsigned int cpu = NR_CPUS;
+
+	while (cpu--)
+		spin_unlock(&cache_locks[cpu].lock);
+	local_irq_restore(save);
+}
+
+/* Adds dc to the table, or takes it out.  Every cache lock held. */
+static void cache_link(struct kdbg_cache *dc)
+{
+	struct kdbg_cache **head = &caches[cache_hash(dc->raw)];
+
+	assert_spin_held(&cache_locks[smp_processor_id()].lock);
+	dc->next = *head;
+	*head = dc;
+	WRITE_ONCE(nr_caches, nr_caches + 1);
+}
+
+static void cache_unlink(struct kdbg_cache *dc)
+{
+	struct kdbg_cache **pp;
+
+	assert_spin_held(&cache_locks[smp_processor_id()].lock);
+	for (pp = &caches[cache_hash(dc->raw)]; *pp != dc; pp = &(*pp)->next)
+		;
+	*pp = dc->next;
+	WRITE_ONCE(nr_caches, nr_caches - 1);
+}
+
+/* A free descriptor from the pool, or NULL.  Every cache lock held. */
 static struct kdbg_cache *desc_get(void)
 {
 	struct kdbg_cache *dc = pool_free;
 
+	assert_spin_held(&cache_locks[smp_processor_id()].lock);	/* and every other */
 	if (dc)
 		pool_free = dc->next;
 	else if (pool_used < MAX_DEBUG_CACHES)
@@ -217,6 +356,7 @@ static struct kdbg_cache *desc_get(void)
 
 static void desc_put(struct kdbg_cache *dc)
 {
+	assert_spin_held(&cache_locks[smp_processor_id()].lock);	/* and every other */
 	dc->next = pool_free;
 	pool_free = dc;
 }
@@ -486,31 +626,29 @@ static void *obj_setup(void *raw, struct kdbg_cache *dc, size_t off, size_t size
 	}
 	if (gfp & __GFP_ZERO)
 		memset(obj, 0, size);
-	spin_lock_irqsave(&kdbg_lock, save);
+	spin_lock_irqsave(registry_lock(obj), save);
 	registry_add(o);
-	spin_unlock_irqrestore(&kdbg_lock, save);
+	spin_unlock_irqrestore(registry_lock(obj), save);
 	if (flags & KMEM_DEBUG_TRACE)
 		trace_line("kmem_debug: alloc %s %zu bytes = %p by %pS", cache_name(o), size, obj,
 			   caller);
 	return obj;
 }
 
-/* Empties the list of objects out of the quarantine: checks each, then
- * gives it back to the allocator.  Returns the damage found. */
-static int release_list(struct kdbg_obj *o)
+/* Gives a poisoned object leaving its quarantine back to the allocator:
+ * forgets it, checks it (the registry no longer has it, so no kmem_check
+ * checks it meanwhile), releases it.  Returns the damage found.  Its
+ * quarantine's lock held: until this returns, a flush waits for it. */
+static int release_one(struct kdbg_obj *o)
 {
-	struct kdbg_obj *next;
-	unsigned long save;
-	int bad = 0;
+	void (*hook)(const void *) = READ_ONCE(kmem_debug_leaving_hook);
+	int bad;
 
-	for (; o; o = next) {
-		next = o->qnext;
-		bad += check_freed(o, "leaving the quarantine");
-		spin_lock_irqsave(&kdbg_lock, save);
-		registry_del(o);
-		spin_unlock_irqrestore(&kdbg_lock, save);
-		raw_release(o);
-	}
+	if (hook)
+		hook(o->obj);
+	registry_forget(o);
+	bad = check_freed(o, "leaving the quarantine");
+	raw_release(o);
 	return bad;
 }
 
@@ -519,49 +657,78 @@ static size_t block_bytes(const struct kdbg_obj *o)
 	return (size_t)((const u8 *)o->obj - (const u8 *)o) + o->rz_end;
 }
 
-/* Puts a poisoned object at the quarantine's tail; releases the oldest
- * ones beyond its bounds. */
+static int over_bounds(const struct quarantine *q)
+{
+	return q->count > QUARANTINE_OBJECTS || (q->bytes > QUARANTINE_BYTES && q->count > 1);
+}
+
+/* Releases q's oldest objects: all of them, or those beyond its bounds.
+ * Returns the damage found.  q->lock held (through every release). */
+static int quarantine_release(struct quarantine *q, int all)
+{
+	struct kdbg_obj *old;
+	int bad = 0;
+
+	assert_spin_held(&q->lock);
+	while (q->head && (all || over_bounds(q))) {
+		old = q->head;
+		q->head = old->qnext;
+		if (!q->head)
+			q->tail = NULL;
+		q->count--;
+		q->bytes -= block_bytes(old);
+		bad += release_one(old);
+	}
+	return bad;
+}
+
+/* Puts a poisoned object at the tail of this CPU's quarantine; releases
+ * the oldest ones beyond its bounds. */
 static void quarantine_add(struct kdbg_obj *o)
 {
-	struct kdbg_obj *out = NULL, **tail = &out;
+	struct quarantine *q;
 	unsigned long save;
 
-	spin_lock_irqsave(&kdbg_lock, save);
+	local_irq_save(save);
+	q = &quarantines[smp_processor_id()];
+	spin_lock(&q->lock);
 	o->qnext = NULL;
-	if (q_tail)
-		q_tail->qnext = o;
+	if (q->tail)
+		q->tail->qnext = o;
 	else
-		q_head = o;
-	q_tail = o;
-	q_count++;
-	q_bytes += block_bytes(o);
-	while (q_count > QUARANTINE_OBJECTS || (q_bytes > QUARANTINE_BYTES && q_count > 1)) {
-		struct kdbg_obj *old = q_head;
+		q->head = o;
+	q->tail = o;
+	q->count++;
+	q->bytes += block_bytes(o);
+	quarantine_release(q, 0);
+	spin_unlock_irqrestore(&q->lock, save);
+}
 
-		q_head = old->qnext;
-		q_count--;
-		q_bytes -= block_bytes(old);
-		old->qnext = NULL;
-		*tail = old;
-		tail = &old->qnext;
+/* Empties q.  Counts in kmem_debug_flush_waits a wait for q's lock: its CPU
+ * (or another flush) is giving objects back meanwhile. */
+static int quarantine_empty(struct quarantine *q)
+{
+	unsigned long save;
+	int bad;
+
+	local_irq_save(save);
+	if (!spin_trylock(&q->lock)) {
+		counter_inc(&kmem_debug_flush_waits);
+		spin_lock(&q->lock);
 	}
-	if (!q_head)
-		q_tail = NULL;
-	spin_unlock_irqrestore(&kdbg_lock, save);
-	release_list(out);
+	bad = quarantine_release(q, 1);
+	spin_unlock_irqrestore(&q->lock, save);
+	return bad;
 }
 
 int kmem_debug_flush(void)
 {
-	struct kdbg_obj *list;
-	unsigned long save;
+	unsigned int cpu;
+	int bad = 0;
 
-	spin_lock_irqsave(&kdbg_lock, save);
-	list = q_head;
-	q_head = q_tail = NULL;
-	q_count = q_bytes = 0;
-	spin_unlock_irqrestore(&kdbg_lock, save);
-	return release_list(list);
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		bad += quarantine_empty(&quarantines[cpu]);
+	return bad;
 }
 
 /* A second free of a quarantined object: reported with both sites. */
@@ -589,13 +756,11 @@ static int obj_release(const void *p, struct kdbg_cache *want, const char *fn, v
 	unsigned long save;
 	int twice = 0;
 
-	if (!nr_tracked)
+	if (!atomic_long_read(&nr_tracked))
 		return 0;
-	spin_lock_irqsave(&kdbg_lock, save);
+	spin_lock_irqsave(registry_lock(p), save);
 	o = registry_find(p);
-	if (!o && header_at(p))
-		why = "the kmem_debug header of a kmalloc() block, not its start";
-	else if (o && o->state == OBJ_FREED)
+	if (o && o->state == OBJ_FREED)
 		twice = 1, copy = *o;
 	else if (o && !want && o->cache)
 		why = "an object of a cache, not a kmalloc() block";
@@ -608,7 +773,9 @@ static int obj_release(const void *p, struct kdbg_cache *want, const char *fn, v
 			o->free_jiffies = jiffies;
 		}
 	}
-	spin_unlock_irqrestore(&kdbg_lock, save);
+	spin_unlock_irqrestore(registry_lock(p), save);
+	if (!o && header_at(p))
+		why = "the kmem_debug header of a kmalloc() block, not its start";
 	if (why) {
 		kmem_bad_free(fn, p, why, caller);
 		return 1;
@@ -630,9 +797,7 @@ static int obj_release(const void *p, struct kdbg_cache *want, const char *fn, v
 		quarantine_add(o);
 		return 1;
 	}
-	spin_lock_irqsave(&kdbg_lock, save);
-	registry_del(o);
-	spin_unlock_irqrestore(&kdbg_lock, save);
+	registry_forget(o);
 	raw_release(o);
 	return 1;
 }
@@ -660,8 +825,7 @@ static void forward_end(struct kdbg_forward prev)
 }
 
 /* Any CPU, from the allocator's report (perhaps under the allocator's own
- * lock, which kdbg_lock nests inside: the allocator is never called under
- * kdbg_lock). */
+ * lock, which report_lock nests inside). */
 void *kmem_debug_bad_free(const void *obj, void *caller)
 {
 	const struct kdbg_forward *f = &forwarding[smp_processor_id()];
@@ -669,11 +833,11 @@ void *kmem_debug_bad_free(const void *obj, void *caller)
 
 	if (f->caller && (obj == f->obj || obj == f->obj2))
 		caller = f->caller;
-	spin_lock_irqsave(&kdbg_lock, save);
+	spin_lock_irqsave(&report_lock, save);
 	report_begin(KDBG_BAD_FREE, NULL);
 	kmem_debug_last.obj = obj;
 	kmem_debug_last.caller = caller;
-	spin_unlock_irqrestore(&kdbg_lock, save);
+	spin_unlock_irqrestore(&report_lock, save);
 	return caller;
 }
 
@@ -736,13 +900,13 @@ size_t ksize_track_caller(const void *p, void *caller)
 
 	if (ZERO_OR_NULL_PTR(p))
 		return 0;
-	if (nr_tracked) {
-		spin_lock_irqsave(&kdbg_lock, save);
+	if (atomic_long_read(&nr_tracked)) {
+		spin_lock_irqsave(registry_lock(p), save);
 		o = registry_find(p);
-		known = o || header_at(p);
 		if (o && o->state == OBJ_LIVE && !o->cache)
 			size = o->size;
-		spin_unlock_irqrestore(&kdbg_lock, save);
+		spin_unlock_irqrestore(registry_lock(p), save);
+		known = o || header_at(p);
 	}
 	if (!known)
 		return forward_ksize(p, caller);
@@ -772,28 +936,26 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 	    a > (size_t)-1 / 4)
 		return __kmem_cache_create(name, size, align, flags, ctor, dtor);
 	off = ALIGN(sizeof(struct kdbg_obj) + RZ_BYTES, a);
-	spin_lock_irqsave(&kdbg_lock, save);
+	save = caches_lock_all();
 	dc = desc_get();
-	spin_unlock_irqrestore(&kdbg_lock, save);
+	caches_unlock_all(save);
 	if (!dc) {
 		pr_warn("kmem_debug: more than %d debugged caches: %s is not debugged\n",
 			MAX_DEBUG_CACHES, name);
 		return __kmem_cache_create(name, size, align, flags, ctor, dtor);
 	}
-	raw = __kmem_cache_create(name, off + size + RZ_BYTES, align, flags | SLAB_NO_MERGE, NULL,
-				  NULL);
-	spin_lock_irqsave(&kdbg_lock, save);
+	raw = __kmem_cache_create(name, off + size + RZ_BYTES, align, flags | SLAB_NO_MERGE,
+				  NULL, NULL);
+	save = caches_lock_all();
 	if (!raw) {
 		desc_put(dc);
-		spin_unlock_irqrestore(&kdbg_lock, save);
+		caches_unlock_all(save);
 		return NULL;
 	}
 	*dc = (struct kdbg_cache){ .raw = raw, .name = __kmem_cache_name(raw), .size = size,
 				   .off = off, .ctor = ctor, .dtor = dtor, .flags = dflags };
-	dc->next = caches[cache_hash(raw)];
-	caches[cache_hash(raw)] = dc;
-	nr_caches++;
-	spin_unlock_irqrestore(&kdbg_lock, save);
+	cache_link(dc);
+	caches_unlock_all(save);
 	return raw;
 }
 
@@ -863,7 +1025,7 @@ static void leaks_print(const struct kdbg_cache *only);
 
 int kmem_cache_destroy(struct kmem_cache *c)
 {
-	struct kdbg_cache *dc = cache_find(c), **pp;
+	struct kdbg_cache *dc = cache_find(c);
 	struct kdbg_forward prev;
 	struct kmem_leak_group g;
 	unsigned long save;
@@ -882,23 +1044,18 @@ int kmem_cache_destroy(struct kmem_cache *c)
 		leaks_print(dc);
 		return -1;
 	}
-	spin_lock_irqsave(&kdbg_lock, save);
-	for (pp = &caches[cache_hash(c)]; *pp != dc; pp = &(*pp)->next)
-		;
-	*pp = dc->next;
-	nr_caches--;
-	spin_unlock_irqrestore(&kdbg_lock, save);
+	save = caches_lock_all();
+	cache_unlink(dc);
+	caches_unlock_all(save);
 	if (__kmem_cache_destroy(c)) {
-		spin_lock_irqsave(&kdbg_lock, save);
-		dc->next = caches[cache_hash(c)];
-		caches[cache_hash(c)] = dc;
-		nr_caches++;
-		spin_unlock_irqrestore(&kdbg_lock, save);
+		save = caches_lock_all();
+		cache_link(dc);
+		caches_unlock_all(save);
 		return -1;
 	}
-	spin_lock_irqsave(&kdbg_lock, save);
+	save = caches_lock_all();
 	desc_put(dc);
-	spin_unlock_irqrestore(&kdbg_lock, save);
+	caches_unlock_all(save);
 	return 0;
 }
 
@@ -939,37 +1096,49 @@ size_t kmem_debug_block_end(const void *p)
 	unsigned long save;
 	size_t end = 0;
 
-	spin_lock_irqsave(&kdbg_lock, save);
+	spin_lock_irqsave(registry_lock(p), save);
 	o = registry_find(p);
 	if (o && o->state == OBJ_LIVE)
 		end = o->rz_end;
-	spin_unlock_irqrestore(&kdbg_lock, save);
+	spin_unlock_irqrestore(registry_lock(p), save);
 	return end;
 }
 
 /* ---- checks and leak reports ------------------------------------------------- */
 
-int kmem_check(void)
+/* Checks the objects in the registry buckets of lock l (red zones, and
+ * the poison of the quarantined ones); returns the damage found, and
+ * counts in *headers each damaged header, past which its chain is not
+ * followed.  Takes the lock. */
+static int check_stripe(unsigned int l, unsigned long *headers)
 {
 	struct kdbg_obj *o;
-	unsigned long save, damage0;
+	unsigned long save;
 	unsigned int h;
 	int bad = 0;
 
-	spin_lock_irqsave(&kdbg_lock, save);
-	damage0 = header_damage;
-	for (h = 0; h < ARRAY_SIZE(registry); h++) {
+	spin_lock_irqsave(bucket_lock(l), save);
+	for (h = l; h < ARRAY_SIZE(registry); h += REGISTRY_LOCKS)
 		for (o = registry[h]; o; o = o->hnext) {
 			if (!header_ok(o)) {
-				header_damage++;
+				(*headers)++;
 				break;
 			}
 			bad += o->state == OBJ_LIVE ? check_redzones(o, "by kmem_check")
 						    : check_freed(o, "by kmem_check");
 		}
-	}
-	damage0 = header_damage - damage0;
-	spin_unlock_irqrestore(&kdbg_lock, save);
+	spin_unlock_irqrestore(bucket_lock(l), save);
+	return bad;
+}
+
+int kmem_check(void)
+{
+	unsigned long damage0 = 0;
+	unsigned int l;
+	int bad = 0;
+
+	for (l = 0; l < REGISTRY_LOCKS; l++)
+		bad += check_stripe(l, &damage0);
 	if (damage0) {
 		report_begin(KDBG_HEADER, NULL);
 		kmem_debug_reports++;
@@ -1008,16 +1177,18 @@ static int group_add(struct kmem_leak_group *g, unsigned int *n, unsigned int ma
 static unsigned int leaks_collect(const struct kdbg_cache *only, struct kmem_leak_group *g,
 				  unsigned int max)
 {
-	unsigned int h, n = 0, i, j, lost = 0;
+	unsigned int l, h, n = 0, i, j, lost = 0;
 	struct kdbg_obj *o;
 	unsigned long save;
 
-	spin_lock_irqsave(&kdbg_lock, save);
-	for (h = 0; h < ARRAY_SIZE(registry); h++)
-		for (o = registry[h]; o && header_ok(o); o = o->hnext)
-			if (o->state == OBJ_LIVE && (!only || o->cache == only))
-				lost |= group_add(g, &n, max, o);
-	spin_unlock_irqrestore(&kdbg_lock, save);
+	for (l = 0; l < REGISTRY_LOCKS; l++) {
+		spin_lock_irqsave(bucket_lock(l), save);
+		for (h = l; h < ARRAY_SIZE(registry); h += REGISTRY_LOCKS)
+			for (o = registry[h]; o && header_ok(o); o = o->hnext)
+				if (o->state == OBJ_LIVE && (!only || o->cache == only))
+					lost |= group_add(g, &n, max, o);
+		spin_unlock_irqrestore(bucket_lock(l), save);
+	}
 	for (i = 1; i < n; i++)			/* insertion sort, most bytes first */
 		for (j = i; j > 0 && g[j].bytes > g[j - 1].bytes; j--) {
 			struct kmem_leak_group tmp = g[j];
@@ -1069,9 +1240,25 @@ unsigned long kmem_leaks_report(void)
 	return objects;
 }
 
+/* The objects and bytes in every CPU's quarantine.  Takes their locks. */
+static void quarantine_totals(unsigned long *count, unsigned long *bytes)
+{
+	unsigned long save;
+	unsigned int cpu;
+
+	*count = *bytes = 0;
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		spin_lock_irqsave(&quarantines[cpu].lock, save);
+		*count += quarantines[cpu].count;
+		*bytes += quarantines[cpu].bytes;
+		spin_unlock_irqrestore(&quarantines[cpu].lock, save);
+	}
+}
+
 void kmem_debug_show(void)
 {
 	const struct kmem_debug_settings *s = &kmem_debug_settings;
+	unsigned long q_count, q_bytes;
 	unsigned int i;
 
 	printk("kmem_debug: letters %s%s%s%s%s, for %s", s->flags ? "" : "-",
@@ -1081,16 +1268,19 @@ void kmem_debug_show(void)
 	for (i = 0; i < s->nr_names; i++)
 		printk(KERN_CONT "%s%s", i ? "," : "", s->names[i]);
 	printk(KERN_CONT "\n");
-	printk("kmem_debug: %lu objects tracked, quarantine %lu objects (%lu bytes), "
-	       "%lu caches debugged, %lu damage reports\n", nr_tracked, q_count, q_bytes,
-	       nr_caches, kmem_debug_reports);
+	quarantine_totals(&q_count, &q_bytes);
+	printk("kmem_debug: %ld objects tracked, quarantines %lu objects (%lu bytes), "
+	       "%lu caches debugged, %lu damage reports\n", atomic_long_read(&nr_tracked),
+	       q_count, q_bytes, READ_ONCE(nr_caches), kmem_debug_reports);
+	printk("kmem_debug: flushes waited %lu times for a CPU giving objects back\n",
+	       counter_read(&kmem_debug_flush_waits));
 }
 
 int kmem_check_command(int argc, char **argv)
 {
 	int bad = kmem_check();
 
-	printk("kmem_check: %lu objects checked, %d damaged\n", nr_tracked, bad);
+	printk("kmem_check: %ld objects checked, %d damaged\n", atomic_long_read(&nr_tracked), bad);
 	return bad ? -1 : 0;
 }
 

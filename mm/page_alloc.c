@@ -15,8 +15,9 @@
  * mem_map) are reported and ignored, so the lists stay consistent.
  *
  * Locking.  zone_lock protects the free lists, the counters and the flags
- * and order of every page (the object allocators change a page's PG_slab
- * and PG_large only through page_update_flags()).  It is taken with
+ * and order of every page (the object allocators change a page's PG_slab,
+ * PG_large, ... only through page_update_flags() and
+ * page_update_counted(), mm/page_alloc.h).  It is taken with
  * interrupts saved: the SLOB shrinker and GFP_ATOMIC callers allocate from
  * the timer interrupt.  Lock order: it is the innermost lock; the object
  * allocators' locks (slab_caches_lock, slob_lock, a SLAB cache's lock)
@@ -30,6 +31,7 @@
 #include <tiny/mm.h>
 #include <tiny/spinlock.h>
 #include <tiny/string.h>
+#include "page_alloc.h"
 
 #define PAGE_POISON	0xaa
 
@@ -41,7 +43,7 @@ struct free_area {
 static struct free_area free_area[MAX_ORDER];
 static DEFINE_SPINLOCK(zone_lock);	/* free_area, counters, page flags/order */
 
-struct page *mem_map;			/* see <tiny/mm.h>: virt_to_page() reads these */
+struct page *mem_map;			/* see page_alloc.h: virt_to_page() reads these */
 unsigned long first_pfn, end_pfn;	/* mem_map covers [first_pfn, end_pfn) */
 static unsigned long managed_pages;		/* pages given to the allocator at boot */
 static unsigned long free_page_count;
@@ -101,11 +103,13 @@ static void del_from_free_list(struct page *page, unsigned int order)
 }
 
 /* Merges the free block at page with its buddies and lists the result.
- * zone_lock held, or boot (page_alloc_init(), before anyone else runs). */
+ * zone_lock held (page_alloc_init() takes it too, although nobody else
+ * runs yet at boot). */
 static void buddy_merge(struct page *page, unsigned int order)
 {
 	unsigned long pfn = page_to_pfn(page);
 
+	assert_spin_held(&zone_lock);
 	while (order < MAX_ORDER - 1) {
 		unsigned long buddy_pfn = pfn ^ (1UL << order);
 		struct page *buddy;
@@ -255,19 +259,19 @@ unsigned int page_update_counted(struct page *page, unsigned int set, unsigned i
 	old = page->flags;
 	WRITE_ONCE(page->flags, (old & ~clear) | set);
 	if (set & ~old)
-		atomic_long_add((long)page->inuse, count);
+		atomic_long_add((long)page->nr_pages, count);
 	if (clear & old)
-		atomic_long_add(-(long)page->inuse, count);
+		atomic_long_add(-(long)page->nr_pages, count);
 	spin_unlock_irqrestore(&zone_lock, flags);
 	return old;
 }
 
-unsigned long page_flag_census(unsigned int flag, unsigned long *inuse, atomic_long_t *count,
+unsigned long page_flag_census(unsigned int flag, unsigned long *pages, atomic_long_t *count,
 			       long *counted)
 {
 	unsigned long flags, pfn, n = 0;
 
-	*inuse = 0;
+	*pages = 0;
 	spin_lock_irqsave(&zone_lock, flags);
 	if (count)
 		*counted = atomic_long_read(count);
@@ -276,7 +280,7 @@ unsigned long page_flag_census(unsigned int flag, unsigned long *inuse, atomic_l
 
 		if (page->flags & flag) {
 			n++;
-			*inuse += page->inuse;
+			*pages += page->nr_pages;
 		}
 	}
 	spin_unlock_irqrestore(&zone_lock, flags);
@@ -334,7 +338,7 @@ static void release_block(struct page *page, unsigned int order)
 	free_page_count += 1UL << order;
 }
 
-static void free_block(struct page *page, unsigned int order, void *caller)
+static void buddy_free_checked(struct page *page, unsigned int order, void *caller)
 {
 	int poison = IS_ENABLED(CONFIG_PAGE_POISONING);
 	unsigned long flags;
@@ -389,7 +393,7 @@ void __free_pages(struct page *page, unsigned int order)
 				NULL, __builtin_return_address(0));
 		return;
 	}
-	free_block(page, order, __builtin_return_address(0));
+	buddy_free_checked(page, order, __builtin_return_address(0));
 }
 
 void free_pages(unsigned long addr, unsigned int order)
@@ -408,7 +412,7 @@ void free_pages(unsigned long addr, unsigned int order)
 				__builtin_return_address(0));
 		return;
 	}
-	free_block(page, order, __builtin_return_address(0));
+	buddy_free_checked(page, order, __builtin_return_address(0));
 }
 
 static unsigned long clamp_reserve(unsigned long pages)
@@ -527,7 +531,7 @@ int page_alloc_init(const struct mem_region *ram, int nr_ram,
 		    const struct mem_region *reserved, int nr_reserved)
 {
 	struct boot_memory bm = { ram, reserved, nr_ram, nr_reserved, 0, 0 };
-	unsigned long map_pages, map_pfn;
+	unsigned long map_pages, map_pfn, flags;
 	unsigned int o;
 
 	for (o = 0; o < MAX_ORDER; o++)
@@ -543,7 +547,9 @@ int page_alloc_init(const struct mem_region *ram, int nr_ram,
 	bm.map_end = (map_pfn + map_pages) << PAGE_SHIFT;
 	mem_map = (struct page *)(uintptr_t)bm.map_start;
 	init_mem_map();
+	spin_lock_irqsave(&zone_lock, flags);
 	free_usable_pages(&bm);
+	spin_unlock_irqrestore(&zone_lock, flags);
 	reserve_pages = clamp_reserve(managed_pages / 256);
 	pr_info("Memory: %luK/%luK available (%luK reserved, of which %luK mem_map at %#lx)\n",
 		managed_pages << (PAGE_SHIFT - 10),

@@ -2,14 +2,20 @@
  *
  * Slabs.  A cache hands out objects of one size, kept in slabs: blocks of
  * 2^order pages, the smallest order that holds an object, grown (as Linux
- * 2.6 did) only up to slab_break_order, 0 or 1, while the tail a slab
- * cannot use is more than 1/8 of it: large orders are what a fragmented
- * page allocator cannot give.  A slab starts with a colour offset (a
+ * 2.6 did) up to slab_break_order, 0 or 1, while the tail a slab cannot
+ * use is more than 1/8 of it; then up to SLAB_FIT_ORDER (16 KiB) where a
+ * larger slab spends at most half the share of its bytes beside its
+ * objects (tail and descriptor), and with the descriptor off the slab
+ * where that packs more: a 480-byte inode took 8 a page with 220 bytes
+ * left, and takes 17 in two pages with 32 left.  Larger orders are what a
+ * fragmented page allocator cannot give, and a cache's last partly used
+ * slab costs more pages: hence half, and no more than four pages.  A
+ * slab starts with a colour offset (a
  * multiple of the cache line that differs between successive slabs, so
  * that objects at the same index of different slabs use different cache
  * lines), then its descriptor (struct slab and one kmem_bufctl_t per
- * object) unless objects are large: then the descriptor is an internal
- * object.  Every page of a slab points to its cache, its descriptor and
+ * object) unless the layout puts it off the slab: then the descriptor is
+ * an internal object.  Every page of a slab points to its cache, its descriptor and
  * its first object (PG_slab), so the cache, slab and index of any object
  * are found in O(1); its flags also say whether the slab is of a kmalloc()
  * size class (PG_kmalloc) or of the allocator's own objects (PG_internal),
@@ -77,12 +83,22 @@
  * pages.  Larger blocks come from the page allocator as large blocks
  * (mm/slab_common.c).
  *
+ * Reading order.  Each function comes after what it calls, so a call is
+ * followed upward through this one file: a kfree() is __kfree() (the
+ * kmalloc section), cache_free() and cache_free_slow() (the free fast
+ * path), the flush to the slabs (objects between slabs and magazines),
+ * then the lookups of an object from its pointer.  mm/slab.h holds the
+ * structures, their accessors and the layout's arithmetic, no decision.
+ *
  * Lock order:
  *   slab_caches_lock (mm/slab_common.c)
  *     a cache's lock (c->lock), one at a time: pages, descriptors and
  *     magazines are taken and given back with none held, so an internal
  *     cache's lock and zone_lock are never taken inside another c->lock
- *       printk's (a double free found by a flush is reported under it)
+ *       the debugging layer's report_lock (mm/kmem_debug.c, with
+ *       CONFIG_DEBUG_KMEM), then printk's: a double free found by a flush
+ *       is reported under c->lock, and kmem_bad_free() asks the layer
+ *       (kmem_debug_bad_free()) which caller to name
  *     the page allocator's zone_lock (slabs destroyed while the reaper or
  *     kmem_reclaim() holds slab_caches_lock)
  *
@@ -178,25 +194,76 @@ static unsigned int cache_estimate(unsigned int order, size_t size, size_t align
 	return (unsigned int)num;
 }
 
-/* Sets gfporder and num: the smallest order that holds an object, then
- * larger ones only while below slab_break_order and wasting more than 1/8.
- * *left gets the waste.  Returns -1 if no order holds an object. */
+/* A way to lay out a slab: 2^order pages, num objects, the descriptor on
+ * the slab or off it; cost is what it spends beside the objects: the tail
+ * left unused, the descriptor, or an off-slab descriptor's internal object. */
+struct slab_fit {
+	unsigned int order, num;
+	int off_slab;
+	size_t left, cost;
+};
+
+static void fit_slab(struct kmem_cache *c, unsigned int order, int off_slab,
+		     struct slab_fit *f)
+{
+	struct kmem_cache *d;
+
+	f->order = order;
+	f->off_slab = off_slab;
+	f->num = cache_estimate(order, c->buffer_size, c->align, !off_slab, &f->left);
+	f->cost = (PAGE_SIZE << order) - f->num * c->buffer_size;
+	if (off_slab && f->num) {
+		d = kmem_find_internal_cachep(sizeof(struct slab) + f->num * sizeof(kmem_bufctl_t));
+		if (d)
+			f->cost += d->buffer_size;
+		else
+			f->num = 0;
+	}
+}
+
+/* Does f spend a smaller share of its slab than best: at the same order
+ * less, at a larger one at most half (a larger slab costs a cache more
+ * pages while it is partly used)? */
+static int fits_better(const struct slab_fit *f, const struct slab_fit *best)
+{
+	if (!f->num)
+		return 0;
+	if (!best->num)
+		return 1;
+	if (f->order == best->order)
+		return f->cost < best->cost;
+	return (f->cost << best->order) * 2 <= (best->cost << f->order);
+}
+
+/* Sets gfporder and num: the smallest order that holds an object, larger
+ * ones below slab_break_order while they waste more than 1/8 (Linux 2.6's
+ * rule); then, up to SLAB_FIT_ORDER, the order and descriptor placement
+ * that spend the smallest share of the slab beside its objects (see
+ * fits_better()).  *left gets the tail.  Returns -1 if no order holds an
+ * object. */
 static int calculate_slab_order(struct kmem_cache *c, size_t *left)
 {
-	unsigned int order, num;
-	size_t waste;
+	struct slab_fit best = { 0 }, f;
+	unsigned int order;
+	int off;
 
-	c->num = 0;
 	for (order = 0; order < MAX_ORDER; order++) {
-		num = cache_estimate(order, c->buffer_size, c->align, !OFF_SLAB(c), &waste);
-		if (!num)
-			continue;
-		c->num = num;
-		c->gfporder = order;
-		*left = waste;
-		if (order >= slab_break_order || waste * 8 <= (PAGE_SIZE << order))
+		for (off = 0; off < 2; off++) {
+			fit_slab(c, order, off, &f);
+			if (!best.num || (order <= slab_break_order && best.left * 8 >
+					  (PAGE_SIZE << best.order) && f.num) || fits_better(&f, &best))
+				best = f;
+		}
+		if (best.num && order >= max_t(unsigned int, slab_break_order, SLAB_FIT_ORDER))
 			break;
 	}
+	c->num = best.num;
+	c->gfporder = best.order;
+	*left = best.left;
+	if (best.off_slab)
+		c->common.flags |= CFLGS_OFF_SLAB;
+	else
+		c->common.flags &= ~CFLGS_OFF_SLAB;
 	return c->num ? 0 : -1;
 }
 
@@ -231,8 +298,6 @@ static int cache_layout(struct kmem_cache *c, size_t size, size_t align, unsigne
 	c->align = max(ralign, align);
 	c->buffer_size = ALIGN(size, c->align);
 	c->common.flags = flags & ~CFLGS_OFF_SLAB;
-	if (c->buffer_size >= OFF_SLAB_MIN_SIZE)
-		c->common.flags |= CFLGS_OFF_SLAB;
 	if (calculate_slab_order(c, &left) || (OFF_SLAB(c) && place_descriptor(c, &left)))
 		return -1;
 	if (!OFF_SLAB(c))
@@ -242,6 +307,71 @@ static int cache_layout(struct kmem_cache *c, size_t size, size_t align, unsigne
 	c->objs_bytes = c->num * c->buffer_size;
 	c->reciprocal_size = reciprocal_of(c->buffer_size);
 	return 0;
+}
+
+/* ---- objects from pointers: their page, index and state --------------------- */
+
+/* The page of objp, known to be an object of c in a slab (no range
+ * check): mem_map's base is copied into every cache, so this is one load
+ * from c, not two of globals. */
+static inline struct page *slab_obj_page(const struct kmem_cache *c, const void *objp)
+{
+	return (struct page *)(c->page_base +
+			       ((uintptr_t)objp >> PAGE_SHIFT) * sizeof(struct page));
+}
+
+/* virt_to_page(objp) from copies in c of mem_map's place and range (one
+ * cache line the free reads anyway, not three globals): the struct page,
+ * or NULL for an address outside managed memory. */
+static inline struct page *cache_virt_to_page(const struct kmem_cache *c, const void *objp)
+{
+	unsigned long pfn = (uintptr_t)objp >> PAGE_SHIFT;
+
+	return pfn - c->pfn_lo < c->nr_pfns ? slab_obj_page(c, objp) : NULL;
+}
+
+/* The index of objp in its slab if it is the start of an object of c on
+ * page (a slab page of c), else -1.  Reads only the struct page and c,
+ * which no refill or flush writes: the fast path's object-start check. */
+static inline long obj_index_on_page(const struct kmem_cache *c, const struct page *page,
+				     const void *objp)
+{
+	size_t offset = (uintptr_t)objp - (uintptr_t)READ_ONCE(page->s_mem);	/* huge if before */
+	unsigned int idx = obj_index(c, offset);
+
+	if (offset >= c->objs_bytes || (size_t)idx * c->buffer_size != offset)
+		return -1;
+	return idx;
+}
+
+/* Is page a slab page of c? */
+static inline int page_of_cache(const struct page *page, const struct kmem_cache *c)
+{
+	return page && (READ_ONCE(page->flags) & PG_slab) && READ_ONCE(page->slab_cache) == c;
+}
+
+kmem_bufctl_t *obj_bufctl(const struct kmem_cache *c, const struct page *page, const void *objp)
+{
+	long idx;
+
+	if (!page_of_cache(page, c))
+		return NULL;
+	idx = obj_index_on_page(c, page, objp);
+	return idx < 0 ? NULL : &slab_bufctl(READ_ONCE(page->slab))[idx];
+}
+
+/* Why objp on page is no object of c to free (not a slab page, another
+ * cache's, not an object's start), or NULL if it is one. */
+static const char *not_an_object(const struct kmem_cache *c, const struct page *page,
+				 const void *objp)
+{
+	if (!page || !(READ_ONCE(page->flags) & PG_slab))
+		return "not a slab object";
+	if (READ_ONCE(page->slab_cache) != c)
+		return "the object belongs to another cache";
+	if (obj_index_on_page(c, page, objp) < 0)
+		return "not the start of an object";
+	return NULL;
 }
 
 /* ---- objects between slabs and magazines (c->lock held) ---------------------- */
@@ -356,8 +486,8 @@ static int slab_put_obj(struct kmem_cache *c, void *objp, struct list_head *dead
 /* Returns nr objects of a magazine to their slabs; reports each that is
  * free there already (a double free caught only now) and leaves it out.
  * c->lock held. */
-static void free_block(struct kmem_cache *c, void **objs, unsigned int nr,
-		       struct list_head *dead)
+static void flush_to_slabs(struct kmem_cache *c, void **objs, unsigned int nr,
+			   struct list_head *dead)
 {
 	unsigned int i;
 
@@ -379,7 +509,7 @@ static void drain_array_locked(struct kmem_cache *c, struct array_cache *ac, uns
 	n = min(n, ac->avail);
 	if (!n)
 		return;		/* no_magazine stays unwritten */
-	free_block(c, ac->entry, n, dead);
+	flush_to_slabs(c, ac->entry, n, dead);
 	memmove(ac->entry, ac->entry + n, (ac->avail - n) * sizeof(ac->entry[0]));
 	ac_set_avail(ac, ac->avail - n);
 }
@@ -492,6 +622,7 @@ static unsigned int cache_grow(struct kmem_cache *c, gfp_t flags, void **objs, u
 	struct slab *slabp;
 	size_t offset;
 
+	assert_irqs_disabled();
 	spin_lock(&c->lock);
 	offset = c->colour_next * c->colour_off;
 	if (++c->colour_next >= c->colour)
@@ -528,6 +659,7 @@ static void slab_destroy(struct kmem_cache *c, struct slab *slabp)
 	struct page *page = virt_to_page(slab_start(slabp));
 	unsigned int i;
 
+	assert_spin_not_held(&c->lock);
 	/* back to the page allocator as it gave them: ours to touch */
 	kmem_mark_internal(slab_start(slabp), PAGE_SIZE << c->gfporder);
 	for (i = 0; c->common.dtor && i < c->num; i++)
@@ -544,6 +676,7 @@ static unsigned long slabs_destroy(struct kmem_cache *c, struct list_head *list)
 	struct slab *slabp, *n;
 	unsigned long count = 0;
 
+	assert_spin_not_held(&c->lock);
 	list_for_each_entry_safe(slabp, n, list, list) {
 		list_del(&slabp->list);
 		slab_destroy(c, slabp);
@@ -562,6 +695,7 @@ static void *slab_alloc_direct(struct kmem_cache *c, gfp_t flags)
 	unsigned int got;
 	void *objp;
 
+	assert_irqs_disabled();
 	spin_lock(&c->lock);
 	got = take_from_slabs(c, &objp, 1);
 	spin_unlock(&c->lock);
@@ -577,6 +711,7 @@ static int slab_free_direct(struct kmem_cache *c, void *objp)
 	LIST_HEAD(dead);
 	int ret;
 
+	assert_irqs_disabled();
 	spin_lock(&c->lock);
 	ret = slab_put_obj(c, objp, &dead);
 	if (!ret)	/* under the lock: nobody can have taken it again yet */
@@ -586,7 +721,7 @@ static int slab_free_direct(struct kmem_cache *c, void *objp)
 	return ret;
 }
 
-/* ---- allocation and free: the per-CPU fast path ------------------------------ */
+/* ---- allocation: the per-CPU fast path --------------------------------------- */
 
 static void start_cpu_reaper(void *unused);
 static void *magazine_alloc(unsigned int limit, unsigned int batch, gfp_t flags);
@@ -598,6 +733,7 @@ static struct array_cache *cpu_magazine_create(struct kmem_cache *c, gfp_t flags
 {
 	struct array_cache *ac;
 
+	assert_irqs_disabled();
 	if (!c->limit)
 		return NULL;
 	ac = magazine_alloc(c->limit, c->batchcount, flags & ~__GFP_ZERO);
@@ -618,6 +754,7 @@ static noinline void *cache_alloc_refill(struct kmem_cache *c, gfp_t flags)
 	struct array_cache *ac = cpu_cache(c);
 	unsigned int got;
 
+	assert_irqs_disabled();
 	start_cpu_reaper(NULL);
 	if (unlikely(ac == &no_magazine) && !(ac = cpu_magazine_create(c, flags)))
 		return slab_alloc_direct(c, flags);
@@ -663,23 +800,33 @@ static __always_inline void *cache_alloc(struct kmem_cache *c, gfp_t flags)
 	return objp;
 }
 
+/* A constructed object zeroed would go back unconstructed: refused, as
+ * Linux refuses it.  Reports the refusal of __GFP_ZERO on c. */
+static noinline void refuse_zero_with_ctor(struct kmem_cache *c)
+{
+	atomic_long_inc(&slab_zero_ctor_refusals);
+	pr_err("kmem_cache_alloc: __GFP_ZERO on cache %s, which has a constructor: refused\n",
+	       c->common.name);
+}
+
+void *__kmem_cache_alloc(struct kmem_cache *c, gfp_t flags)
+{
+	void *objp;
+
+	if (unlikely(flags & c->zero_refused)) {
+		refuse_zero_with_ctor(c);
+		return NULL;
+	}
+	objp = cache_alloc(c, flags);
+	kmem_debug_validate("kmem_cache_alloc", objp);
+	return objp;
+}
+
+/* ---- free: the per-CPU fast path -------------------------------------------- */
+
 /* The report of a free of the object on top of this CPU's magazine. */
 #define JUST_FREED	"double free (the object was just freed: it is the last one this CPU " \
 			"freed into its magazine)"
-
-/* Why objp on page is no object of c to free (not a slab page, another
- * cache's, not an object's start), or NULL if it is one. */
-static const char *not_an_object(const struct kmem_cache *c, const struct page *page,
-				 const void *objp)
-{
-	if (!page || !(READ_ONCE(page->flags) & PG_slab))
-		return "not a slab object";
-	if (READ_ONCE(page->slab_cache) != c)
-		return "the object belongs to another cache";
-	if (obj_index_on_page(c, page, objp) < 0)
-		return "not the start of an object";
-	return NULL;
-}
 
 /* Is objp the object this CPU freed last into its magazine of c, which it
  * has not handed out since?  Interrupts off. */
@@ -687,6 +834,7 @@ static inline int on_magazine_top(struct kmem_cache *c, const void *objp)
 {
 	struct array_cache *ac = cpu_cache(c);
 
+	assert_irqs_disabled();
 	return ac->avail && ac->entry[ac->avail - 1] == objp;
 }
 
@@ -699,6 +847,7 @@ static noinline const char *cache_free_slow(struct kmem_cache *c, struct array_c
 {
 	LIST_HEAD(dead);
 
+	assert_irqs_disabled();
 	start_cpu_reaper(NULL);
 	if (ac == &no_magazine && !(ac = cpu_magazine_create(c, GFP_ATOMIC)))
 		return slab_free_direct(c, objp) ?
@@ -746,28 +895,6 @@ static __always_inline const char *cache_free(struct kmem_cache *c, struct page 
 	}
 	local_irq_restore(save);
 	return why;
-}
-
-/* A constructed object zeroed would go back unconstructed: refused, as
- * Linux refuses it.  Reports the refusal of __GFP_ZERO on c. */
-static noinline void refuse_zero_with_ctor(struct kmem_cache *c)
-{
-	atomic_long_inc(&slab_zero_ctor_refusals);
-	pr_err("kmem_cache_alloc: __GFP_ZERO on cache %s, which has a constructor: refused\n",
-	       c->common.name);
-}
-
-void *__kmem_cache_alloc(struct kmem_cache *c, gfp_t flags)
-{
-	void *objp;
-
-	if (unlikely(flags & c->zero_refused)) {
-		refuse_zero_with_ctor(c);
-		return NULL;
-	}
-	objp = cache_alloc(c, flags);
-	kmem_debug_validate("kmem_cache_alloc", objp);
-	return objp;
 }
 
 /* Why objp, which kmem_cache_free(c, objp) did not find on a page of c's,
@@ -1022,6 +1149,7 @@ static void drain_cpu(struct kmem_cache *c, atomic_long_t *pages)
 	struct array_cache *ac = cpu_cache(c);
 	LIST_HEAD(dead);
 
+	assert_irqs_disabled();
 	spin_lock(&c->lock);
 	drain_array_locked(c, ac, ac->avail, &dead);
 	spin_unlock(&c->lock);
@@ -1038,6 +1166,7 @@ static void drain_local(void *arg)
 	struct kmem_cache *c;
 	struct list_head *pos;
 
+	assert_irqs_disabled();
 	if (req->c) {
 		drain_cpu(req->c, &req->pages);
 		return;
@@ -1069,6 +1198,7 @@ static void ccupdate_local(void *info)
 {
 	struct ccupdate *u = info;
 
+	assert_irqs_disabled();
 	spin_lock(&u->c->lock);
 	ccupdate_slot(u, smp_processor_id());
 	spin_unlock(&u->c->lock);
@@ -1292,7 +1422,7 @@ unsigned long __kmem_reclaim(void)
 /* Empties every CPU's magazine of c and returns the objects still out of
  * its slabs: held by callers, or left in other CPUs' magazines when
  * interrupts are off (those cannot be drained then: said here). */
-unsigned long cache_in_use(struct kmem_cache *c)
+unsigned long cache_live_objects(struct kmem_cache *c)
 {
 	struct drain_req req = { c, ATOMIC_LONG_INIT(0) };
 	struct slab_counts n;
@@ -1319,6 +1449,7 @@ static void cache_reap_one(struct kmem_cache *c)
 	struct array_cache *ac = cpu_cache(c);
 	LIST_HEAD(dead);
 
+	assert_irqs_disabled();
 	spin_lock(&c->lock);
 	if (ac->touched)
 		ac->touched = 0;
@@ -1355,6 +1486,7 @@ static void start_cpu_reaper(void *unused)
 {
 	unsigned int cpu = smp_processor_id();
 
+	assert_irqs_disabled();
 	(void)unused;
 	if (likely(reaper_armed[cpu]) || !smp_load_acquire(&reaper_enabled))
 		return;
@@ -1401,6 +1533,7 @@ void kmem_cache_init(void)
 {
 	unsigned long ram_pages = totalram_pages() + nr_reserved_pages();
 
+	assert_irqs_disabled();
 	slab_break_order = ram_pages > SLAB_BREAK_RAM_BYTES / PAGE_SIZE ? 1 : 0;
 	cache_cache.common = (struct kmem_cache_common){
 		.name = "kmem_cache", .object_size = sizeof(struct kmem_cache),
@@ -1428,6 +1561,7 @@ void cache_get_counts(struct kmem_cache *c, struct slab_counts *n)
 {
 	unsigned int cpu;
 
+	assert_irqs_disabled();
 	assert_spin_held(&c->lock);
 	n->num_slabs = c->num_slabs;
 	n->num_objs = c->num_slabs * c->num;

@@ -99,8 +99,11 @@ static inline void *ac_entry_read(const struct array_cache *ac, unsigned int i)
 
 /* RAM above which slabs may grow to order 1 to meet the 1/8 waste bound. */
 #define SLAB_BREAK_RAM_BYTES	(32UL << 20)
-/* Objects this large (padded) get their descriptors off the slab. */
+/* Objects this large (padded) got their descriptors off the slab (tests). */
 #define OFF_SLAB_MIN_SIZE	(PAGE_SIZE >> 3)
+/* Slabs grow up to this order (16 KiB) where that spends half the share
+ * of the slab beside its objects (tail, descriptor) or less. */
+#define SLAB_FIT_ORDER		2
 /* A magazine holds four pages of objects, but 24 at least (8 of objects
  * larger than a page) and 120 at most (Linux 2.6's held 120 up to 256
  * bytes, 54 up to 1 KiB, 24 up to 4 KiB, 8 above): what a magazine holds
@@ -158,17 +161,20 @@ struct kmem_cache {
 	unsigned int colour_next;	/* colour of the next slab */
 	unsigned int free_touched;	/* a free slab was used since the last reap */
 };
+KMEM_CACHE_COMMON_FIRST();
 
 /* Walks the live caches, c each in turn (pos: a struct list_head *), oldest
  * first or newest first.  slab_caches_lock held.  Not list_for_each_entry():
  * struct kmem_cache is aligned to a cache line, the list head is not, and
  * that macro would make a struct kmem_cache pointer of the head. */
 #define for_each_cache(c, pos)							\
-	for ((pos) = slab_caches.next; (pos) != &slab_caches &&		\
+	for ((pos) = (assert_spin_held(&slab_caches_lock), slab_caches.next);	\
+	     (pos) != &slab_caches &&						\
 	     ((c) = container_of(pos, struct kmem_cache, common.list), 1);	\
 	     (pos) = (pos)->next)
 #define for_each_cache_reverse(c, pos)						\
-	for ((pos) = slab_caches.prev; (pos) != &slab_caches &&		\
+	for ((pos) = (assert_spin_held(&slab_caches_lock), slab_caches.prev);	\
+	     (pos) != &slab_caches &&						\
 	     ((c) = container_of(pos, struct kmem_cache, common.list), 1);	\
 	     (pos) = (pos)->prev)
 
@@ -233,8 +239,11 @@ extern atomic_long_t slab_zero_ctor_refusals;
  * Process context. */
 int slab_tune_cpucache(struct kmem_cache *c, unsigned int limit, unsigned int batch);
 
+/* This CPU's magazine of c.  Interrupts off: only this CPU changes it, and
+ * a magazine swap (an IPI) could otherwise replace it under the caller. */
 static inline struct array_cache *cpu_cache(struct kmem_cache *c)
 {
+	assert_irqs_disabled();
 	return c->array[smp_processor_id()];
 }
 
@@ -251,25 +260,6 @@ static inline unsigned int obj_index(const struct kmem_cache *c, size_t offset)
 	return reciprocal_index(offset, c->reciprocal_size);
 }
 
-/* The page of objp, known to be an object of c in a slab (no range
- * check): mem_map's base is copied into every cache, so this is one load
- * from c, not two of globals. */
-static inline struct page *slab_obj_page(const struct kmem_cache *c, const void *objp)
-{
-	return (struct page *)(c->page_base +
-			       ((uintptr_t)objp >> PAGE_SHIFT) * sizeof(struct page));
-}
-
-/* virt_to_page(objp) from copies in c of mem_map's place and range (one
- * cache line the free reads anyway, not three globals): the struct page,
- * or NULL for an address outside managed memory. */
-static inline struct page *cache_virt_to_page(const struct kmem_cache *c, const void *objp)
-{
-	unsigned long pfn = (uintptr_t)objp >> PAGE_SHIFT;
-
-	return pfn - c->pfn_lo < c->nr_pfns ? slab_obj_page(c, objp) : NULL;
-}
-
 /* obj must be an object's start in slabp. */
 static inline unsigned int obj_to_index(const struct kmem_cache *c, const struct slab *slabp,
 					const void *obj)
@@ -277,38 +267,10 @@ static inline unsigned int obj_to_index(const struct kmem_cache *c, const struct
 	return obj_index(c, (size_t)((const char *)obj - (const char *)slabp->s_mem));
 }
 
-/* The index of objp in its slab if it is the start of an object of c on
- * page (a slab page of c), else -1.  Reads only the struct page and c,
- * which no refill or flush writes: the fast path's object-start check. */
-static inline long obj_index_on_page(const struct kmem_cache *c, const struct page *page,
-				     const void *objp)
-{
-	size_t offset = (uintptr_t)objp - (uintptr_t)READ_ONCE(page->s_mem);	/* huge if before */
-	unsigned int idx = obj_index(c, offset);
-
-	if (offset >= c->objs_bytes || (size_t)idx * c->buffer_size != offset)
-		return -1;
-	return idx;
-}
-
-/* Is page a slab page of c? */
-static inline int page_of_cache(const struct page *page, const struct kmem_cache *c)
-{
-	return page && (READ_ONCE(page->flags) & PG_slab) && READ_ONCE(page->slab_cache) == c;
-}
-
 /* The bufctl entry of objp if it is the start of an object of c in a slab
- * page, else NULL.  O(1): the page leads to the slab. */
-static inline kmem_bufctl_t *obj_bufctl(const struct kmem_cache *c, const struct page *page,
-					const void *objp)
-{
-	long idx;
-
-	if (!page_of_cache(page, c))
-		return NULL;
-	idx = obj_index_on_page(c, page, objp);
-	return idx < 0 ? NULL : &slab_bufctl(READ_ONCE(page->slab))[idx];
-}
+ * page (page is objp's), else NULL.  O(1): the page leads to the slab.
+ * Reads without a lock what the free fast path reads (mm/slab.c). */
+kmem_bufctl_t *obj_bufctl(const struct kmem_cache *c, const struct page *page, const void *objp);
 
 /* Bytes of an on-slab descriptor with num bufctl entries, objects aligned after it. */
 static inline size_t slab_mgmt_size(size_t num, size_t align)

@@ -8,7 +8,7 @@
  * Large blocks.  A kmalloc() block larger than the allocator's own blocks
  * is whole pages, only those it needs (the rest of the power-of-two block
  * goes back at once, as Linux's alloc_pages_exact()).  Its head page is
- * marked PG_large and keeps the page count in page->inuse, so kfree() and
+ * marked PG_large and keeps the page count in page->nr_pages, so kfree() and
  * ksize() find it in O(1) from the pointer; clearing the mark claims the
  * block, so of two CPUs freeing it one wins and the other is refused.
  *
@@ -122,16 +122,16 @@ struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t ali
 
 int __kmem_cache_destroy(struct kmem_cache *c)
 {
-	unsigned long flags, in_use;
+	unsigned long flags, live;
 
 	if (!kmem_cache_listed(c)) {
 		kmem_bad_free("kmem_cache_destroy", c, KMEM_NOT_CACHE, __builtin_return_address(0));
 		return -1;
 	}
-	in_use = cache_in_use(c);
-	if (in_use) {
+	live = cache_live_objects(c);
+	if (live) {
 		pr_err("kmem_cache_destroy: cache %s has %lu objects in use; not destroyed\n",
-		       cache_common(c)->name, in_use);
+		       cache_common(c)->name, live);
 		return -1;
 	}
 	spin_lock_irqsave(&slab_caches_lock, flags);
@@ -170,7 +170,7 @@ void *kmalloc_large(size_t size, gfp_t flags)
 	addr = page_address(page);
 	if (flags & __GFP_ZERO)
 		memset(addr, 0, nr << PAGE_SHIFT);
-	page->inuse = nr;
+	page->nr_pages = nr;
 	page_update_counted(page, PG_large, 0, &large_block_pages);
 	kmem_mark_allocated(addr, nr << PAGE_SHIFT, (flags & __GFP_ZERO) != 0);
 	return addr;
@@ -183,7 +183,7 @@ int kfree_large(const void *obj, struct page *page)
 	if (!page || obj != page_address(page) || !(READ_ONCE(page->flags) & PG_large) ||
 	    !(page_update_counted(page, 0, PG_large, &large_block_pages) & PG_large))
 		return -1;
-	nr = page->inuse;
+	nr = page->nr_pages;
 	kmem_mark_freed(obj, nr << PAGE_SHIFT);
 	kmem_mark_internal(obj, nr << PAGE_SHIFT);	/* as the page allocator gave it */
 	for (i = 0; i < nr; i++)
@@ -194,7 +194,7 @@ int kfree_large(const void *obj, struct page *page)
 size_t ksize_large(const void *obj, const struct page *page)
 {
 	return page && obj == page_address(page) && (READ_ONCE(page->flags) & PG_large) ?
-	       page->inuse << PAGE_SHIFT : 0;
+	       page->nr_pages << PAGE_SHIFT : 0;
 }
 
 KMEM_PUBLIC(kmem_cache_create)

@@ -1,5 +1,6 @@
-/* slab_common.h - what SLAB and SLOB share (mm/slab_common.c), and what each
- * gives it.  Not a public header: callers use <tiny/slab.h>.
+/* slab_common.h - what the object allocators share (mm/slab_common.c and
+ * mm/slab_common_info.c), and what each gives it.  Not a public header:
+ * callers use <tiny/slab.h>.
  *
  * The allocator API's entry points are defined under "raw" names
  * (__kmalloc, __kmem_cache_alloc, ...).  Without CONFIG_DEBUG_KMEM the
@@ -18,6 +19,7 @@
 #include <tiny/mm.h>
 #include <tiny/slab.h>
 #include <tiny/spinlock.h>
+#include "page_alloc.h"
 
 /* ---- the raw API ------------------------------------------------------------- */
 
@@ -59,7 +61,9 @@ void __kmem_get_stats(struct kmem_stats *stats);
 #define SLAB_NO_MERGE		0x01000000UL
 
 /* The part of every cache that slab_common.c keeps: each allocator's
- * struct kmem_cache begins with it (checked with KMEM_CACHE_COMMON_FIRST). */
+ * struct kmem_cache begins with it (KMEM_CACHE_COMMON_FIRST() after the
+ * allocator's struct fails the build otherwise), so that cache_common()
+ * is a cast. */
 struct kmem_cache_common {
 	const char *name;
 	size_t object_size;		/* the size asked for */
@@ -96,9 +100,10 @@ void cache_struct_free(struct kmem_cache *c);
 /* sets up c, whose common part is filled in; 0, or -1 if it cannot (c is
  * then freed by the caller, nothing else to undo) */
 int cache_open(struct kmem_cache *c);
-/* empties what can be emptied (SLAB: every CPU's magazine) and returns
- * how many objects are still in use: 0 lets the destroy go on */
-unsigned long cache_in_use(struct kmem_cache *c);
+/* takes back what the allocator caches of c (SLAB: every CPU's magazine)
+ * and returns the live objects left, those callers still hold: 0 lets the
+ * destroy go on */
+unsigned long cache_live_objects(struct kmem_cache *c);
 /* gives back everything c holds; c is unlisted and empty, and freed next */
 void cache_close(struct kmem_cache *c);
 
@@ -128,7 +133,7 @@ static inline unsigned int reciprocal_index(size_t offset, u32 recip)
 
 /* A kmalloc() block too large for the allocator's own blocks is whole
  * pages from the page allocator, only those it needs; its head page is
- * marked PG_large and keeps the number of pages in page->inuse, so kfree()
+ * marked PG_large and keeps the number of pages in page->nr_pages, so kfree()
  * and ksize() find it in O(1) from the pointer.  Any context. */
 extern atomic_long_t large_block_pages;		/* pages of large blocks now */
 
@@ -166,10 +171,82 @@ struct slab_breakdown {
 					 * free objects on the CPUs' slabs and partial lists */
 	unsigned long long large_bytes;	/* large kmalloc blocks, whole pages */
 };
-/* Fills b.  Takes slab_caches_lock and each cache's lock. */
+/* Fills b.  Takes slab_caches_lock and each cache's lock; the large blocks
+ * come from their counter, large_block_pages (no lock). */
 void slab_get_breakdown(struct slab_breakdown *b);
 
-/* ---- reports -------------------------------------------------------------------- */
+/* ---- bad calls and reports ----------------------------------------------------- */
+
+/*
+ * Bad calls, each a case of the table in docs/design.md.  Production
+ * code catches those it can without cost to its purpose (SLAB: no shared
+ * write on the fast path; SLOB: no bytes it cannot spare): reported through
+ * kmem_bad_free(), nothing changed.  The rest need per-object state and
+ * are caught by the debugging layer (CONFIG_DEBUG_KMEM, kmem_debug=); one
+ * the allocator does not catch corrupts its heap when the layer is off.
+ */
+enum kmem_bad_call {
+	KMEM_BAD_NOT_HEAP,		/* a pointer no allocator gave: stack, global, a page */
+	KMEM_BAD_INSIDE_KMALLOC,	/* kfree/ksize of a pointer inside a kmalloc() block */
+	KMEM_BAD_INSIDE_OBJECT,		/* kmem_cache_free of a pointer inside an object */
+	KMEM_BAD_DOUBLE_KFREE,		/* kfree of a block just freed */
+	KMEM_BAD_DOUBLE_CACHE_FREE,	/* kmem_cache_free of an object just freed */
+	KMEM_BAD_DOUBLE_FREE_LATER,	/* freed again after other objects were freed */
+	KMEM_BAD_WRONG_CACHE,		/* an object of another cache, of another size */
+	KMEM_BAD_WRONG_CACHE_SAME_SIZE,	/* an object of another cache of the same size */
+	KMEM_BAD_KMALLOC_TO_CACHE,	/* a kmalloc() block to kmem_cache_free */
+	KMEM_BAD_OBJECT_TO_KFREE,	/* a cache object to kfree or ksize */
+	KMEM_BAD_OWN_OBJECT,		/* the allocator's own (a cache struct) to kfree/ksize */
+	KMEM_BAD_FOREIGN_PAGE_TO_CACHE,	/* a large block or a page to a page-sized cache */
+	KMEM_BAD_DESTROYED_CACHE,	/* kmem_cache_alloc/free on a destroyed cache */
+	KMEM_BAD_CALLS
+};
+/* The bad calls the allocator built here catches by itself: a bit per
+ * kmem_bad_call (every other bad call of the API: a second destroy, a free
+ * of ZERO_SIZE_PTR to a cache, a large block freed twice, is caught by
+ * both). */
+extern const unsigned long kmem_checks;
+#define KMEM_CHECKS_ALL		((1UL << KMEM_BAD_CALLS) - 1)
+#define KMEM_CHECK(what)	(1UL << KMEM_BAD_##what)
+static inline int kmem_allocator_catches(enum kmem_bad_call what)
+{
+	return (kmem_checks >> what) & 1;
+}
+
+/* Reports an invalid kfree()/kmem_cache_free() (...) argument with the
+ * caller (%pS; the debugging layer's caller when the layer passed the
+ * call on: kmem_debug_bad_free()), and counts it in kmem_bad_free_count
+ * (mm/slab_common_info.c).  Any context. */
+void kmem_bad_free(const char *fn, const void *obj, const char *why, void *caller);
+extern unsigned long kmem_bad_free_count;
+/* With CONFIG_DEBUG_KMEM_VALIDATE: runs kmem_validate() after an operation
+ * and reports the first operation after which it fails (in
+ * mm/slab_common_info.c).  Without it, not even a call on the allocators'
+ * fast paths. */
+void __kmem_debug_validate(const char *op, const void *obj);
+/* A self-test that leaves the heap inconsistent on purpose for a while (two
+ * copies of one object in two CPUs' magazines) holds that check off
+ * meanwhile: kmem_debug_validate_hold(1), then (0).  Nests. */
+void kmem_debug_validate_hold(int hold);
+static inline void kmem_debug_validate(const char *op, const void *obj)
+{
+	if (IS_ENABLED(CONFIG_DEBUG_KMEM_VALIDATE))
+		__kmem_debug_validate(op, obj);
+}
+
+/* For kmem_bad_free(), about to report obj from caller (mm/kmem_debug.c):
+ * returns the caller to name (the layer's caller if the layer forwarded
+ * the call on obj to the allocator) and notes both in kmem_debug_last.
+ * Without CONFIG_DEBUG_KMEM, caller. */
+#if IS_ENABLED(CONFIG_DEBUG_KMEM)
+void *kmem_debug_bad_free(const void *obj, void *caller);
+#else
+static inline void *kmem_debug_bad_free(const void *obj, void *caller)
+{
+	return caller;
+}
+#endif
+
 
 /* Why a bad pointer was refused, for kmem_bad_free(): one text per case,
  * the same in both allocators and the debugging layer (string literals:

@@ -279,6 +279,7 @@ static int validate_array(struct kmem_cache *c, struct array_cache *ac, unsigned
 	unsigned int i;
 	int errors = 0;
 
+	assert_irqs_disabled();
 	assert_spin_held(&c->lock);
 	if (ac->avail > ac->limit) {
 		bad(c, "cpu %u magazine holds %u of %u entries\n", cpu, ac->avail, ac->limit);

@@ -34,7 +34,7 @@
  *
  * Lock order: slab_caches_lock (slab_common.c), then slob_lock, then the
  * page allocator's zone_lock.  slob_lock guards the heap, the caches'
- * inuse counts and slob_internal_units; it is taken
+ * live counts and slob_internal_units; it is taken
  * with interrupts saved (the shrinker and GFP_ATOMIC callers use the heap
  * from interrupts).  Constructors and destructors run without it.
  */
@@ -207,19 +207,15 @@ int cache_open(struct kmem_cache *c)
 	return 0;
 }
 
-unsigned long slob_cache_inuse(struct kmem_cache *c)
+/* SLOB caches nothing: every object counted is a caller's.  Takes slob_lock. */
+unsigned long cache_live_objects(struct kmem_cache *c)
 {
-	unsigned long flags, inuse;
+	unsigned long flags, live;
 
 	spin_lock_irqsave(&slob_lock, flags);
-	inuse = c->inuse;
+	live = c->live;
 	spin_unlock_irqrestore(&slob_lock, flags);
-	return inuse;
-}
-
-unsigned long cache_in_use(struct kmem_cache *c)
-{
-	return slob_cache_inuse(c);
+	return live;
 }
 
 void cache_close(struct kmem_cache *c)
@@ -235,7 +231,7 @@ static void *cache_take(struct kmem_cache *c, gfp_t gfp)
 
 	spin_lock_irqsave(&slob_lock, flags);
 	b = slob_heap_alloc(c->units, c->align_units, gfp);
-	c->inuse += b != NULL;
+	c->live += b != NULL;
 	spin_unlock_irqrestore(&slob_lock, flags);
 	return b;
 }
@@ -264,6 +260,7 @@ static int being_freed(const void *b)
 {
 	unsigned int cpu;
 
+	assert_spin_held(&slob_lock);
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
 		if (slob_freeing[cpu] == b)
 			return 1;
@@ -284,6 +281,7 @@ static int cache_object_ok(struct kmem_cache *c, void *b)
  * the heap refuses it (no block of c's size starts at b).  slob_lock held. */
 static int slob_free_object(struct kmem_cache *c, void *b)
 {
+	assert_spin_held(&slob_lock);
 	if (kmem_memcheck_watches() && !cache_object_ok(c, b))
 		return 0;
 	kmem_mark_freed(b, c->common.object_size);
@@ -291,7 +289,7 @@ static int slob_free_object(struct kmem_cache *c, void *b)
 		kmem_mark_allocated(b, c->common.object_size, 1);
 		return 0;
 	}
-	c->inuse--;
+	c->live--;
 	return 1;
 }
 

@@ -30,12 +30,6 @@ typedef struct slob_block {
 #define SLOB_PAGE_UNITS		((int)(PAGE_SIZE / SLOB_UNIT))
 #define SLOB_UNIT_SHIFT		(sizeof(slob_t) == 16 ? 4 : 3)
 
-/* The first-fit heap's page lists (slob_heap.c): slob_lists[k] holds the
- * heap pages whose free blocks hold 2^(k/2) (k even) or 1.5 * 2^(k/2 - 1)
- * (k odd) units or more, up to the next list's; the last, the entirely
- * free pages.  Two lists per power of two. */
-#define SLOB_LISTS		(2 * (PAGE_SHIFT - SLOB_UNIT_SHIFT) + 1)
-
 /* The header of a kmalloc() block or of one of the allocator's own blocks
  * (a cache): its size in units, header included, and a tag: the header's
  * address xor'ed with one of these, so that no free block's link (a unit
@@ -52,11 +46,12 @@ struct kmem_cache {
 	struct kmem_cache_common common;
 	int units;			/* an object's block, in units */
 	int align_units;		/* its alignment in units (0 or 1: none) */
-	unsigned long inuse;		/* objects allocated and not freed; slob_lock */
+	unsigned long live;		/* objects allocated and not freed; slob_lock */
 };
+KMEM_CACHE_COMMON_FIRST();
 
 /* slob_lock guards the heap (its pages, lists and counters), every
- * cache's inuse and slob_internal_units.  Taken with interrupts saved:
+ * cache's live count and slob_internal_units.  Taken with interrupts saved:
  * the shrinker timer and GFP_ATOMIC callers use the heap from interrupts.
  * The page allocator's zone_lock nests inside it. */
 extern spinlock_t slob_lock;
@@ -95,12 +90,11 @@ extern unsigned long slob_heap_meta_pages;
 /* heap: its name, for the boot line. */
 extern const char slob_heap_name[];
 
-/* The objects of c allocated and not freed.  Takes slob_lock. */
-unsigned long slob_cache_inuse(struct kmem_cache *c);
-
 /* The reports (slob_info.c): the heap's own part of kmem_report() and
  * kmem_validate() (slob_heap_info.c or slob_fast_info.c).  slob_lock held. */
 void slob_heap_report(void);
 int slob_heap_validate(void);
+/* The bytes of the heap's largest free block (a walk: for reports). */
+unsigned long slob_heap_largest_free(void);
 
 #endif /* MM_SLOB_H */

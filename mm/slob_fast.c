@@ -60,25 +60,26 @@ static unsigned long *slob_map_alloc(gfp_t gfp)
 	void **map;
 	unsigned int i;
 
+	assert_spin_held(&slob_lock);
 	if (list_empty(&slob_map_partial)) {
 		page = alloc_pages(gfp & ~__GFP_ZERO, 0);
 		if (!page)
 			return NULL;
 		kmem_mark_internal(page_address(page), PAGE_SIZE);
-		page->slab = NULL;
-		page->inuse = 0;
+		page->free_maps = NULL;
+		page->maps_used = 0;
 		for (i = 0; i < SLOB_MAPS_PER_PAGE; i++) {
 			map = (void **)((char *)page_address(page) + i * SLOB_MAP_BYTES);
-			*map = page->slab;
-			page->slab = map;
+			*map = page->free_maps;
+			page->free_maps = map;
 		}
 		list_add(&page->lru, &slob_map_partial);
 		slob_heap_meta_pages++;
 	}
 	page = list_first_entry(&slob_map_partial, struct page, lru);
-	map = page->slab;
-	page->slab = *map;
-	if (++page->inuse == SLOB_MAPS_PER_PAGE)
+	map = page->free_maps;
+	page->free_maps = *map;
+	if (++page->maps_used == SLOB_MAPS_PER_PAGE)
 		list_del(&page->lru);
 	memset(map, 0, SLOB_MAP_BYTES);
 	return (unsigned long *)map;
@@ -91,14 +92,15 @@ static void slob_map_free(unsigned long *map)
 	struct page *page = virt_to_page(map);
 	void **slot = (void **)map;
 
-	if (page->inuse-- == SLOB_MAPS_PER_PAGE)
+	assert_spin_held(&slob_lock);
+	if (page->maps_used-- == SLOB_MAPS_PER_PAGE)
 		list_add(&page->lru, &slob_map_partial);
-	*slot = page->slab;
-	page->slab = slot;
-	if (!page->inuse) {
+	*slot = page->free_maps;
+	page->free_maps = slot;
+	if (!page->maps_used) {
 		list_del(&page->lru);
 		slob_heap_meta_pages--;
-		page->slab = NULL;
+		page->free_maps = NULL;
 		__free_pages(page, 0);
 	}
 }
@@ -106,11 +108,13 @@ static void slob_map_free(unsigned long *map)
 /* Set or clear bit i of a start map.  slob_lock held. */
 static void map_set(unsigned long *map, int i)
 {
+	assert_spin_held(&slob_lock);
 	map[i / SLOB_MAP_BITS] |= 1UL << (i % SLOB_MAP_BITS);
 }
 
 static void map_clear(unsigned long *map, int i)
 {
+	assert_spin_held(&slob_lock);
 	map[i / SLOB_MAP_BITS] &= ~(1UL << (i % SLOB_MAP_BITS));
 }
 
@@ -160,7 +164,7 @@ static slob_hot int slob_locate(const void *b, struct page *page, struct slob_at
 {
 	if (!page || !(READ_ONCE(page->flags) & PG_slab) || !IS_ALIGNED((uintptr_t)b, SLOB_UNIT))
 		return 0;
-	at->map = page->slab;
+	at->map = page->start_map;
 	at->base = (slob_t *)((uintptr_t)b & PAGE_MASK);
 	at->i = slob_index(b);
 	return 1;
@@ -221,6 +225,7 @@ static slob_hot void slob_put_free(unsigned long *map, slob_t *base, int i, int 
 {
 	slob_t *b = base + i;
 
+	assert_spin_held(&slob_lock);
 	kmem_mark_internal(b, units > 1 ? 2 * SLOB_UNIT : SLOB_UNIT);
 	b->units = units;
 	map_set(map, i);
@@ -255,6 +260,7 @@ static slob_hot void slob_release(unsigned long *map, slob_t *base, int i, int u
 	int end = i + units, j = -1, size, c;
 	slob_t *b;
 
+	assert_spin_held(&slob_lock);
 	if (map_test(map, i)) {
 		j = map_last_before(map, i);
 		if (j >= 0 && !slob_starts(map, base, j))
@@ -295,6 +301,7 @@ static slob_hot slob_t *slob_carve(unsigned long *map, slob_t *base, int i, int 
 	int size = base[i].units, end = i + size;
 	int a = align > 1 ? ALIGN_DOWN(end - units, align) : end - units;
 
+	assert_spin_held(&slob_lock);
 	slob_free_units -= (unsigned long)units;
 	if (a + units < end)		/* the aligned block leaves a tail */
 		slob_put_free(map, base, a + units, end - a - units);
@@ -320,6 +327,7 @@ static slob_hot int slob_find(int need, int c)
 {
 	slob_t *b = slob_free_lists[c];
 
+	assert_spin_held(&slob_lock);
 	if (b && b->units >= need)
 		return c;
 	return slob_first_class(min(c + 1, SLOB_CLASSES - 1));
@@ -332,12 +340,13 @@ static int slob_add_pages(struct page *page, unsigned long nr, gfp_t gfp)
 {
 	unsigned long i;
 
+	assert_spin_held(&slob_lock);
 	for (i = 0; i < nr; i++) {
-		page[i].slab = slob_map_alloc(gfp);
-		if (!page[i].slab) {
+		page[i].start_map = slob_map_alloc(gfp);
+		if (!page[i].start_map) {
 			while (i--) {
-				slob_map_free(page[i].slab);
-				page[i].slab = NULL;
+				slob_map_free(page[i].start_map);
+				page[i].start_map = NULL;
 			}
 			return -1;
 		}
@@ -356,18 +365,15 @@ static int slob_grow(gfp_t gfp)
 {
 	struct page *page = alloc_pages(gfp & ~__GFP_ZERO, 0);
 
+	assert_spin_held(&slob_lock);
 	if (!page || slob_add_pages(page, 1, gfp)) {
 		if (page)
 			__free_pages(page, 0);
 		return -1;
 	}
-	slob_release(page->slab, page_address(page), 0, SLOB_PAGE_UNITS);
+	slob_release(page->start_map, page_address(page), 0, SLOB_PAGE_UNITS);
 	return 0;
 }
-
-/* Most pages one heap object may span (a cache object of more than a page:
- * objects of SLOB_RUN_PAGES pages or more are taken as whole pages). */
-#define SLOB_RUN_PAGES	8
 
 /* Does a free block of at least units units begin the heap page at base?
  * 0 if base is not on a heap page.  slob_lock held. */
@@ -376,9 +382,10 @@ static int slob_page_starts_free(const slob_t *base, int units)
 	struct page *page = virt_to_page(base);
 	const unsigned long *map;
 
+	assert_spin_held(&slob_lock);
 	if (!page || !(READ_ONCE(page->flags) & PG_slab))
 		return 0;
-	map = page->slab;
+	map = page->start_map;
 	return map_test(map, 0) && slob_is_free(map, 0) && base->units >= units;
 }
 
@@ -396,6 +403,7 @@ static slob_t *slob_reuse_run(int units, int align)
 	slob_t *base = slob_last_run, *p;
 	int nr = DIV_ROUND_UP(units, SLOB_PAGE_UNITS), rest = units - (nr - 1) * SLOB_PAGE_UNITS, k;
 
+	assert_spin_held(&slob_lock);
 	slob_last_run = NULL;
 	if (!base || (align > 1 && !IS_ALIGNED((uintptr_t)base, (uintptr_t)align * SLOB_UNIT)))
 		return NULL;
@@ -430,6 +438,7 @@ static slob_t *slob_alloc_run(int units, int align, gfp_t gfp)
 	slob_t *last;
 	int rest;
 
+	assert_spin_held(&slob_lock);
 	last = slob_reuse_run(units, align);
 	if (last)
 		return last;
@@ -442,12 +451,12 @@ static slob_t *slob_alloc_run(int units, int align, gfp_t gfp)
 			__free_pages(page + nr, 0);
 		return NULL;
 	}
-	map_set(page->slab, 0);
+	map_set(page->start_map, 0);
 	last = page_address(page + nr - 1);
 	rest = (int)(nr * SLOB_PAGE_UNITS) - units;
 	if (rest) {
 		slob_free_units += (unsigned long)rest;
-		slob_put_free(page[nr - 1].slab, last, SLOB_PAGE_UNITS - rest, rest);
+		slob_put_free(page[nr - 1].start_map, last, SLOB_PAGE_UNITS - rest, rest);
 	}
 	return page_address(page);
 }
@@ -468,6 +477,7 @@ static slob_hot slob_t *slob_take(int units, int al, int need, int c, gfp_t gfp)
 {
 	slob_t *b;
 
+	assert_spin_held(&slob_lock);
 	c = slob_find(need, c);
 	if (c < 0 && !slob_grow(gfp))
 		c = slob_find(need, slob_class(need));
@@ -495,7 +505,7 @@ static int slob_is_run(struct slob_at *at, int units)
 		page = virt_to_page(p);
 		if (!page || !(READ_ONCE(page->flags) & PG_slab))
 			return 0;
-		map = page->slab;
+		map = page->start_map;
 	}
 	return map_next(map, i) == end;
 }
@@ -509,6 +519,7 @@ static int slob_is_run(struct slob_at *at, int units)
  */
 static slob_hot int slob_extent_ok(struct slob_at *at, int units)
 {
+	assert_spin_held(&slob_lock);
 	if (units < 2)
 		return 0;
 	if (at->i + units > SLOB_PAGE_UNITS)
@@ -529,6 +540,7 @@ static slob_hot void slob_free_block(struct slob_at *at, int units)
 	slob_t *base = at->base;
 	int i = at->i;
 
+	assert_spin_held(&slob_lock);
 	if (units > SLOB_PAGE_UNITS)
 		slob_last_run = base;
 	while (units > 0) {
@@ -552,6 +564,7 @@ static slob_hot slob_t *slob_header(const void *obj, struct page *page, uintptr_
 {
 	slob_t *m;
 
+	assert_spin_held(&slob_lock);
 	if (!slob_locate(obj, page, at) || !at->i--)
 		return NULL;
 	if (!slob_starts(at->map, at->base, at->i) || map_test(at->map, at->i + 1))
@@ -570,13 +583,14 @@ static void *slob_take_free_page(void)
 	slob_t *b = slob_free_lists[slob_class(SLOB_PAGE_UNITS)];
 	struct page *page;
 
+	assert_spin_held(&slob_lock);
 	if (!b)
 		return NULL;
 	page = virt_to_page(b);
 	slob_list_del(b, slob_class(SLOB_PAGE_UNITS));
 	list_del(&page->lru);
-	slob_map_free(page->slab);
-	page->slab = NULL;
+	slob_map_free(page->start_map);
+	page->start_map = NULL;
 	page_update_flags(page, 1, 0, PG_slab);
 	slob_free_units -= SLOB_PAGE_UNITS;
 	slob_heap_pages--;

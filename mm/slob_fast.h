@@ -5,7 +5,7 @@
 
 #include "slob.h"
 
-/* A heap page's start map: one bit per unit (see slob.c for what is set).
+/* A heap page's start map: one bit per unit (see slob_fast.c for what is set).
  * Maps are cut from map pages, SLOB_MAPS_PER_PAGE to a page. */
 #define SLOB_MAP_BITS		(8 * sizeof(unsigned long))
 #define SLOB_MAP_BYTES		(SLOB_PAGE_UNITS / 8)
@@ -30,7 +30,7 @@
  * b's unit in that page. */
 static inline unsigned long *slob_map_of(const void *b)
 {
-	return managed_virt_to_page(b)->slab;
+	return managed_virt_to_page(b)->start_map;
 }
 
 static inline int slob_index(const void *b)
@@ -41,6 +41,7 @@ static inline int slob_index(const void *b)
 /* Bit i (0 <= i < SLOB_PAGE_UNITS) of a start map.  slob_lock held. */
 static inline int map_test(const unsigned long *map, int i)
 {
+	assert_spin_held(&slob_lock);
 	return (map[i / SLOB_MAP_BITS] >> (i % SLOB_MAP_BITS)) & 1;
 }
 
@@ -62,6 +63,7 @@ static inline int slob_bit(const unsigned long *map, int i)
  */
 static slob_hot int slob_starts(const unsigned long *map, const slob_t *base, int i)
 {
+	assert_spin_held(&slob_lock);
 	if (!map_test(map, i))
 		return 0;
 	if (!i || !map_test(map, i - 1))
@@ -75,6 +77,7 @@ static slob_hot int slob_starts(const unsigned long *map, const slob_t *base, in
  * held. */
 static inline int slob_is_free(const unsigned long *map, int i)
 {
+	assert_spin_held(&slob_lock);
 	return i + 1 == SLOB_PAGE_UNITS || map_test(map, i + 1);
 }
 

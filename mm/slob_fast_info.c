@@ -14,6 +14,7 @@ static void walk_free_lists(struct heap_walk *w)
 	const slob_t *b;
 	int c;
 
+	assert_spin_held(&slob_lock);
 	w->blocks = w->free_bytes = w->largest = 0;
 	for (c = 0; c < SLOB_CLASSES; c++) {
 		for (b = slob_free_lists[c]; b; b = b->next) {
@@ -26,10 +27,19 @@ static void walk_free_lists(struct heap_walk *w)
 	}
 }
 
+unsigned long slob_heap_largest_free(void)
+{
+	struct heap_walk w;
+
+	walk_free_lists(&w);
+	return w.largest;
+}
+
 void slob_heap_report(void)
 {
 	struct heap_walk w;
 
+	assert_spin_held(&slob_lock);
 	walk_free_lists(&w);
 	printk("SLOB heap (%s): %lu pages (%lu kB) and %lu of start maps, %lu bytes free in %lu "
 	       "listed blocks (largest %lu)\n", slob_heap_name, slob_heap_pages,
@@ -53,10 +63,11 @@ struct heap_count {
  */
 static int validate_page(struct page *page, struct heap_count *n)
 {
-	const unsigned long *map = page->slab;
+	const unsigned long *map = page->start_map;
 	slob_t *base = page_address(page);
 	int i = 0, errors = 0, prev_free = 0;
 
+	assert_spin_held(&slob_lock);
 	if (!(page->flags & PG_slab) || !map)
 		bad("heap page %p: flags %#x, map %p\n", (void *)base, page->flags, (void *)map);
 	if (!map)
@@ -96,6 +107,7 @@ static int validate_lists(unsigned long *listed)
 	unsigned long limit = slob_heap_pages * SLOB_PAGE_UNITS;
 	int c, errors = 0;
 
+	assert_spin_held(&slob_lock);
 	for (c = 0; c < SLOB_CLASSES; c++) {
 		const slob_t *b, *prev = NULL;
 		int has = (slob_class_map[c / SLOB_MAP_BITS] >> (c % SLOB_MAP_BITS)) & 1;
@@ -113,8 +125,8 @@ static int validate_lists(unsigned long *listed)
 			}
 			if (b->units < 2 || slob_class(b->units) != c ||
 			    slob_index(b) + b->units > SLOB_PAGE_UNITS ||
-			    !slob_starts(page->slab, page_address(page), slob_index(b)) ||
-			    !slob_is_free(page->slab, slob_index(b)) || b[1].next != prev)
+			    !slob_starts(page->start_map, page_address(page), slob_index(b)) ||
+			    !slob_is_free(page->start_map, slob_index(b)) || b[1].next != prev)
 				bad("class %d: block %p (%d units) is not a free block of this class\n",
 				    c, (const void *)b, b->units);
 		}
@@ -131,6 +143,7 @@ int slob_heap_validate(void)
 	struct page *page;
 	int errors = validate_lists(&listed);
 
+	assert_spin_held(&slob_lock);
 	list_for_each_entry(page, &slob_pages, lru) {
 		if (++n.pages > slob_heap_pages) {
 			bad("the heap page list is longer than its counter (%lu)\n", slob_heap_pages);

@@ -2,7 +2,7 @@
  * CONFIG_SLOB_FAST_HEAP=n).
  *
  * Pages.  Each heap page keeps its free blocks on a list of its own, in
- * address order: page->slab is the first, page->inuse the units they
+ * address order: page->first_free is the first, page->free_units the units they
  * hold.  Pages with a free block sit on slob_lists[] by those units, two
  * lists per power of two; the others on slob_full, so that nothing walks
  * them.  A free block is at least one unit: its size and the next free
@@ -35,7 +35,7 @@
  */
 #include <tiny/kernel.h>
 #include <tiny/memcheck.h>
-#include "slob.h"
+#include "slob_heap.h"
 
 const char slob_heap_name[] = "first-fit";
 /* what this heap cannot tell: a headerless object is just units */
@@ -47,34 +47,15 @@ struct list_head slob_lists[SLOB_LISTS];	/* heap pages by their free units */
 LIST_HEAD(slob_full);			/* heap pages without a free block */
 static slob_t *slob_last_run;		/* where the run freed last begins */
 
-/* The list of pages whose free blocks hold units units (1..SLOB_PAGE_UNITS). */
-static int list_of(unsigned long units)
-{
-	int fl = 31 - __builtin_clz((unsigned int)units);
-
-	return 2 * fl + (int)(((units << 1) >> fl) & 1);
-}
-
-/* The first list whose every page has units free units or more. */
-static int first_list(unsigned long units)
-{
-	return list_of(units) + (list_of(units - 1) == list_of(units));
-}
-
 /* Puts page on the list its free units say. */
 static void page_relist(struct page *page)
 {
-	list_move(&page->lru, page->inuse ? &slob_lists[list_of(page->inuse)] : &slob_full);
-}
-
-/* The first free block of page: the head of its list, as a link. */
-static slob_t **first_free(struct page *page)
-{
-	return (slob_t **)&page->slab;
+	list_move(&page->lru, page->free_units ? &slob_lists[list_of_units(page->free_units)] :
+						 &slob_full);
 }
 
 /* Makes [b, b + units) a free block whose next is next. */
-static void set_free(slob_t *b, int units, slob_t *next)
+static void make_free_block(slob_t *b, int units, slob_t *next)
 {
 	kmem_mark_internal(b, SLOB_UNIT);
 	b->units = units;
@@ -83,7 +64,7 @@ static void set_free(slob_t *b, int units, slob_t *next)
 
 /* Cuts units units aligned to align (in units) from the free block *link
  * of page, if it has room; NULL if not. */
-static slob_t *cut(struct page *page, slob_t **link, int units, int align)
+static slob_t *cut_block(struct page *page, slob_t **link, int units, int align)
 {
 	slob_t *b = *link, *after = b->next;
 	int head = align > 1 ? (int)((ALIGN((uintptr_t)b, align * SLOB_UNIT) - (uintptr_t)b) /
@@ -98,23 +79,23 @@ static slob_t *cut(struct page *page, slob_t **link, int units, int align)
 		b += head;
 	}
 	if (rest) {
-		set_free(b + units, rest, after);
+		make_free_block(b + units, rest, after);
 		after = b + units;
 	}
 	*link = after;
-	page->inuse -= (unsigned long)units;
+	page->free_units -= (unsigned long)units;
 	slob_free_units -= (unsigned long)units;
 	page_relist(page);
 	return b;
 }
 
 /* The first block of page that fits, cut; NULL if none. */
-static slob_t *page_alloc(struct page *page, int units, int align)
+static slob_t *page_first_fit(struct page *page, int units, int align)
 {
 	slob_t **link, *b;
 
-	for (link = first_free(page); *link; link = &(*link)->next) {
-		b = cut(page, link, units, align);
+	for (link = free_list_head(page); *link; link = &(*link)->next) {
+		b = cut_block(page, link, units, align);
 		if (b)
 			return b;
 	}
@@ -124,7 +105,7 @@ static slob_t *page_alloc(struct page *page, int units, int align)
 /* Gives [b, b + units) of page back, merging it with the free blocks it
  * touches; link is where it goes in the page's list, prev the free block
  * before it (NULL if none). */
-static void release(struct page *page, slob_t **link, slob_t *prev, slob_t *b, int units)
+static void free_and_merge(struct page *page, slob_t **link, slob_t *prev, slob_t *b, int units)
 {
 	slob_t *next = *link;
 	int merged = units;
@@ -137,10 +118,10 @@ static void release(struct page *page, slob_t **link, slob_t *prev, slob_t *b, i
 		prev->units += merged;
 		prev->next = next;
 	} else {
-		set_free(b, merged, next);
+		make_free_block(b, merged, next);
 		*link = b;
 	}
-	page->inuse += (unsigned long)units;
+	page->free_units += (unsigned long)units;
 	slob_free_units += (unsigned long)units;
 	page_relist(page);
 }
@@ -148,7 +129,7 @@ static void release(struct page *page, slob_t **link, slob_t *prev, slob_t *b, i
 /* The page of b if [b, b + units) may be freed there: a heap page, b on a
  * unit boundary, the block inside the page and overlapping no free block;
  * *link and *prev get its place.  NULL if not. */
-static struct page *place(slob_t *b, int units, slob_t ***link, slob_t **prev)
+static struct page *find_free_place(slob_t *b, int units, slob_t ***link, slob_t **prev)
 {
 	struct page *page = virt_to_page(b);
 	int i = (int)(((uintptr_t)b & ~PAGE_MASK) / SLOB_UNIT);
@@ -158,7 +139,7 @@ static struct page *place(slob_t *b, int units, slob_t ***link, slob_t **prev)
 	    units < 1 || i + units > SLOB_PAGE_UNITS)
 		return NULL;
 	*prev = NULL;
-	for (l = first_free(page); *l && *l < b; l = &(*l)->next)
+	for (l = free_list_head(page); *l && *l < b; l = &(*l)->next)
 		*prev = *l;
 	if ((*prev && *prev + (*prev)->units > b) || (*l && b + units > *l))
 		return NULL;
@@ -168,7 +149,7 @@ static struct page *place(slob_t *b, int units, slob_t ***link, slob_t **prev)
 
 /* Grows the heap by nr fresh pages from a block of 2^order (the rest
  * given back), each one free block; the first's address, NULL if none. */
-static slob_t *grow(unsigned long nr, unsigned int order, gfp_t gfp)
+static slob_t *heap_grow(unsigned long nr, unsigned int order, gfp_t gfp)
 {
 	struct page *page = alloc_pages(gfp & ~__GFP_ZERO, order);
 	unsigned long i;
@@ -179,11 +160,11 @@ static slob_t *grow(unsigned long nr, unsigned int order, gfp_t gfp)
 	page_update_flags(page, nr, PG_slab, 0);
 	slob_heap_pages += nr;
 	for (i = 0; i < nr; i++, page++) {
-		page->slab = NULL;
-		page->inuse = 0;
+		page->first_free = NULL;
+		page->free_units = 0;
 		list_add(&page->lru, &slob_full);
 		kmem_mark_noaccess(page_address(page), PAGE_SIZE);
-		release(page, first_free(page), NULL, page_address(page), SLOB_PAGE_UNITS);
+		free_and_merge(page, free_list_head(page), NULL, page_address(page), SLOB_PAGE_UNITS);
 	}
 	return page_address(page - nr);
 }
@@ -198,11 +179,11 @@ static int run_take(slob_t *b, int units, int take)
 	for (; units > 0; units -= SLOB_PAGE_UNITS, b += SLOB_PAGE_UNITS) {
 		struct page *page = virt_to_page(b);
 
-		if (!page || !(READ_ONCE(page->flags) & PG_slab) || page->slab != b ||
+		if (!page || !(READ_ONCE(page->flags) & PG_slab) || page->first_free != b ||
 		    b->units < min(units, SLOB_PAGE_UNITS))
 			return 0;
 		if (take)
-			cut(page, first_free(page), min(units, SLOB_PAGE_UNITS), 0);
+			cut_block(page, free_list_head(page), min(units, SLOB_PAGE_UNITS), 0);
 	}
 	return 1;
 }
@@ -217,7 +198,7 @@ static slob_t *run_alloc(int units, int align, gfp_t gfp)
 	slob_last_run = NULL;
 	if (!b || (align > 1 && !IS_ALIGNED((uintptr_t)b, (uintptr_t)align * SLOB_UNIT)) ||
 	    !run_take(b, units, 0))
-		b = grow(DIV_ROUND_UP((unsigned long)units, SLOB_PAGE_UNITS),
+		b = heap_grow(DIV_ROUND_UP((unsigned long)units, SLOB_PAGE_UNITS),
 			 get_order(max(units, align) * SLOB_UNIT), gfp);
 	if (b)
 		run_take(b, units, 1);
@@ -237,11 +218,11 @@ static int run_free(slob_t *b, int units, int free)
 			slob_t *p = b + (units - left);
 
 			n = min(left, SLOB_PAGE_UNITS);
-			page = place(p, n, &link, &prev);
+			page = find_free_place(p, n, &link, &prev);
 			if (!page || (p == b && (prev || !IS_ALIGNED((uintptr_t)b, PAGE_SIZE))))
 				return -1;
 			if (k)
-				release(page, link, prev, p, n);
+				free_and_merge(page, link, prev, p, n);
 		}
 	}
 	if (free)
@@ -268,15 +249,15 @@ slob_t *slob_heap_alloc(int units, int align, gfp_t gfp)
 	assert_spin_held(&slob_lock);
 	if (units > SLOB_PAGE_UNITS || align > SLOB_PAGE_UNITS)
 		return run_alloc(units, align, gfp);
-	for (k = first_list((unsigned long)units); k < SLOB_LISTS; k++) {
+	for (k = first_list_fitting((unsigned long)units); k < SLOB_LISTS; k++) {
 		list_for_each_entry(page, &slob_lists[k], lru) {
-			b = page_alloc(page, units, align);
+			b = page_first_fit(page, units, align);
 			if (b)
 				return b;
 		}
 	}
-	b = grow(1, 0, gfp);
-	return b ? page_alloc(virt_to_page(b), units, align) : NULL;
+	b = heap_grow(1, 0, gfp);
+	return b ? page_first_fit(virt_to_page(b), units, align) : NULL;
 }
 
 int slob_heap_check(slob_t *b, int units)
@@ -286,7 +267,7 @@ int slob_heap_check(slob_t *b, int units)
 	assert_spin_held(&slob_lock);
 	if (units > SLOB_PAGE_UNITS)
 		return run_free(b, units, 0);
-	return place(b, units, &link, &prev) ? 0 : -1;
+	return find_free_place(b, units, &link, &prev) ? 0 : -1;
 }
 
 int slob_heap_free(slob_t *b, int units)
@@ -297,10 +278,10 @@ int slob_heap_free(slob_t *b, int units)
 	assert_spin_held(&slob_lock);
 	if (units > SLOB_PAGE_UNITS)
 		return run_free(b, units, 1);
-	page = place(b, units, &link, &prev);
+	page = find_free_place(b, units, &link, &prev);
 	if (!page)
 		return -1;
-	release(page, link, prev, b, units);
+	free_and_merge(page, link, prev, b, units);
 	return 0;
 }
 
@@ -328,8 +309,8 @@ unsigned long slob_heap_release_page(void)
 	list_for_each_entry(page, &slob_lists[SLOB_LISTS - 1], lru) {
 		list_del(&page->lru);
 		page_update_flags(page, 1, 0, PG_slab);
-		page->slab = NULL;
-		page->inuse = 0;
+		page->first_free = NULL;
+		page->free_units = 0;
 		slob_heap_pages--;
 		slob_free_units -= SLOB_PAGE_UNITS;
 		__free_pages(page, 0);

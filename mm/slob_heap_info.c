@@ -1,9 +1,7 @@
 /* slob_heap_info.c - the first-fit heap's part of SLOB's report and
  * validator (see slob_heap.c for the layout they check). */
 #include <tiny/kernel.h>
-#include "slob.h"
-
-extern struct list_head slob_lists[SLOB_LISTS], slob_full;
+#include "slob_heap.h"
 
 #define bad(...) do { errors++; pr_err("slob: validate: " __VA_ARGS__); } while (0)
 
@@ -12,7 +10,7 @@ struct heap_walk {
 };
 
 /* Checks one heap page's free list: blocks inside the page, in address
- * order, never touching (they would have merged), holding page->inuse
+ * order, never touching (they would have merged), holding page->free_units
  * units; and the page on the list its free units say (list: -1 for
  * slob_full, else k for slob_lists[k]).  slob_lock held. */
 static int validate_page(struct page *page, int list, struct heap_walk *w)
@@ -21,9 +19,10 @@ static int validate_page(struct page *page, int list, struct heap_walk *w)
 	unsigned long units = 0, n = 0;
 	int errors = 0;
 
+	assert_spin_held(&slob_lock);
 	if (!(page->flags & PG_slab))
 		bad("heap page %p: flags %#x\n", (void *)base, page->flags);
-	for (b = page->slab; b; prev = b, b = b->next) {
+	for (b = page->first_free; b; prev = b, b = b->next) {
 		if (++n > SLOB_PAGE_UNITS || b < base || b >= end ||
 		    !IS_ALIGNED((uintptr_t)b, SLOB_UNIT) || (prev && b <= prev)) {
 			bad("page %p: free list broken at %p\n", (void *)base, (void *)b);
@@ -37,9 +36,9 @@ static int validate_page(struct page *page, int list, struct heap_walk *w)
 		units += (unsigned long)b->units;
 		w->largest = max(w->largest, (unsigned long)b->units);
 	}
-	if (units != page->inuse)
+	if (units != page->free_units)
 		bad("page %p: free blocks hold %lu units, the page says %lu\n", (void *)base, units,
-		    page->inuse);
+		    page->free_units);
 	if (units ? list < 0 || (1UL << (list / 2)) > units || units >= (2UL << (list / 2)) ||
 		    (list & 1) != (int)(((units << 1) >> (list / 2)) & 1) : list >= 0)
 		bad("page %p: %lu free units, on list %d\n", (void *)base, units, list);
@@ -74,6 +73,7 @@ int slob_heap_validate(void)
 	struct heap_walk w;
 	int errors = walk_heap(&w);
 
+	assert_spin_held(&slob_lock);
 	if (w.pages != slob_heap_pages)
 		bad("%lu heap pages listed, counter says %lu\n", w.pages, slob_heap_pages);
 	if (w.free_units != slob_free_units)
@@ -81,10 +81,19 @@ int slob_heap_validate(void)
 	return errors;
 }
 
+unsigned long slob_heap_largest_free(void)
+{
+	struct heap_walk w;
+
+	walk_heap(&w);
+	return w.largest * SLOB_UNIT;
+}
+
 void slob_heap_report(void)
 {
 	struct heap_walk w;
 
+	assert_spin_held(&slob_lock);
 	walk_heap(&w);
 	printk("SLOB heap (%s): %lu pages (%lu kB), %lu bytes free in %lu blocks on %lu pages "
 	       "(largest %lu)\n", slob_heap_name, slob_heap_pages, slob_heap_pages * (PAGE_SIZE / 1024),

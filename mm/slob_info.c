@@ -24,8 +24,18 @@ void kmem_report(void)
 	spin_lock_irqsave(&slab_caches_lock, flags);
 	list_for_each_entry(c, &slab_caches, common.list)
 		printk("%-22s %7zu %6zu %6lu\n", c->common.name, c->common.object_size,
-		       c->common.align, slob_cache_inuse(c));
+		       c->common.align, cache_live_objects(c));
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
+}
+
+unsigned long kmem_heap_largest_free(void)
+{
+	unsigned long flags, bytes;
+
+	spin_lock_irqsave(&slob_lock, flags);
+	bytes = slob_heap_largest_free();
+	spin_unlock_irqrestore(&slob_lock, flags);
+	return bytes;
 }
 
 int kmem_validate(void)

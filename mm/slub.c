@@ -451,7 +451,7 @@ static void name_orphan(struct kmem_cache *t)
 /* Objects of t in use, its CPUs' slabs given back first (all of them: else
  * the destroy is refused, said here, as other CPUs cannot be asked with
  * interrupts off).  t is dying: nothing merges into it meanwhile. */
-static unsigned long count_in_use(struct kmem_cache *t)
+static unsigned long count_live_objects(struct kmem_cache *t)
 {
 	long in_use;
 
@@ -465,7 +465,7 @@ static unsigned long count_in_use(struct kmem_cache *t)
 	return in_use > 0 ? (unsigned long)in_use : 0;
 }
 
-unsigned long cache_in_use(struct kmem_cache *c)
+unsigned long cache_live_objects(struct kmem_cache *c)
 {
 	struct kmem_cache *t = c->target;
 	unsigned long save, in_use;
@@ -479,7 +479,7 @@ unsigned long cache_in_use(struct kmem_cache *c)
 	}
 	t->refcount = -1;		/* dying: find_mergeable() passes it by */
 	spin_unlock_irqrestore(&slab_caches_lock, save);
-	in_use = count_in_use(t);
+	in_use = count_live_objects(t);
 	if (in_use) {
 		spin_lock_irqsave(&slab_caches_lock, save);
 		t->refcount = 1;

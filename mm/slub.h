@@ -16,6 +16,7 @@
 #include <tiny/spinlock.h>
 #include <tiny/string.h>
 #include <arch/percpu.h>
+#include "page_alloc.h"
 #include "slab_common.h"
 
 /* ---- a slab's state: one word, changed whole -------------------------------------
@@ -151,6 +152,7 @@ struct kmem_cache {
 	atomic_long_t total_objects;	/* their objects */
 	struct slub_cpu_partial cpu_partial;	/* per-CPU slabs: each CPU's partial list */
 };
+KMEM_CACHE_COMMON_FIRST();
 
 /* Every cache that holds slabs (not aliases), oldest first: those still
  * listed under their name and those whose creator destroyed them while

@@ -91,7 +91,7 @@ static void carve_percpu_page(struct page *page)
 	unsigned int chunk, slot;
 
 	assert_spin_held(&percpu_lock);
-	page->inuse = 0;
+	page->slots_used = 0;
 	list_add(&page->lru, &percpu_pages);
 	for (chunk = 0; chunk < PAGE_SIZE / CHUNK_BYTES; chunk++)
 		for (slot = 0; slot < SLOTS_PER_STRIDE; slot++) {
@@ -124,7 +124,7 @@ static struct kmem_cache_cpu *slot_alloc(void)
 	}
 	s = free_slots;
 	free_slots = s->freelist;
-	managed_virt_to_page(s)->inuse++;
+	managed_virt_to_page(s)->slots_used++;
 	spin_unlock_irqrestore(&percpu_lock, save);
 	for (cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct kmem_cache_cpu *copy = arch_per_cpu_ptr(arch_percpu_off(s), cpu);
@@ -141,7 +141,7 @@ static void slot_free(struct kmem_cache_cpu *s)
 	spin_lock_irqsave(&percpu_lock, save);
 	s->freelist = free_slots;
 	free_slots = s;
-	managed_virt_to_page(s)->inuse--;
+	managed_virt_to_page(s)->slots_used--;
 	spin_unlock_irqrestore(&percpu_lock, save);
 }
 
@@ -172,7 +172,7 @@ unsigned long slub_mode_reclaim(void)
 
 	spin_lock_irqsave(&percpu_lock, save);
 	list_for_each_entry_safe(page, n, &percpu_pages, lru)
-		if (!page->inuse) {
+		if (!page->slots_used) {
 			unlink_slots(slab_base(page));
 			list_move(&page->lru, &empty);
 		}

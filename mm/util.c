@@ -1,40 +1,11 @@
-/* util.c - allocation helpers built on the public API alone, shared by SLAB
- * and SLOB: zeroing and array allocation, krealloc, string duplication,
- * per-CPU allocation, and the reports both allocators use for bad frees. */
+/* util.c - allocation helpers built on the public API alone, shared by
+ * every allocator: zeroing and array allocation, krealloc, string
+ * duplication, per-CPU allocation.  They sit above the API and call only
+ * it (<tiny/slab.h>), never an allocator's internals. */
 #include <tiny/kernel.h>
-#include <tiny/atomic.h>
-#include <tiny/kmem_debug.h>
 #include <tiny/mm.h>
 #include <tiny/slab.h>
 #include <tiny/string.h>
-
-unsigned long kmem_bad_free_count;	/* any CPU adds to it: atomically */
-
-void kmem_bad_free(const char *fn, const void *obj, const char *why, void *caller)
-{
-	counter_inc(&kmem_bad_free_count);
-	count_report();
-	caller = kmem_debug_bad_free(obj, caller);
-	pr_err("%s: bad pointer %p from %pS: %s; ignored\n", fn, obj, caller, why);
-}
-
-static atomic_t validate_held;
-
-void kmem_debug_validate_hold(int hold)
-{
-	atomic_add(hold ? 1 : -1, &validate_held);
-}
-
-void __kmem_debug_validate(const char *op, const void *obj)
-{
-	static atomic_t reported;
-
-	if (atomic_read(&reported) || atomic_read(&validate_held))
-		return;
-	if (kmem_validate() && !atomic_xchg(&reported, 1)) {
-		pr_err("kmem: heap inconsistent after %s(%p); further checks off\n", op, obj);
-	}
-}
 
 /* The helpers allocate on behalf of their caller: each passes its own
  * return address down (<tiny/slab.h>, kmalloc_track_caller), so that the

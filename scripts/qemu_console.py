@@ -48,6 +48,8 @@ def qemu_arguments(description=None):
                    help="QEMU's gdb stub on localhost:PORT (target remote :PORT)")
     p.add_argument("--gdb-stop", action="store_true",
                    help="with --gdb: stop at the first instruction until gdb continues")
+    p.add_argument("--cpu", metavar="MODEL",
+                   help="QEMU's CPU model (-cpu MODEL, e.g. 486 or pentium; default QEMU's)")
     p.add_argument("--smp", type=int, default=int(os.environ.get("CPUS", 1)),
                    help="number of CPUs (default 1, or $CPUS); more than one runs "
                         "multi-threaded TCG, one host thread per CPU")
@@ -63,6 +65,8 @@ def qemu_command(args):
             cmd += ["-accel", "kvm", "-cpu", "host"]
         else:
             print("qemu-run: /dev/kvm is not usable; using TCG", file=sys.stderr)
+    if args.cpu:
+        cmd += ["-cpu", args.cpu]
     if args.smp > 1:
         cmd += ["-smp", str(args.smp)]
         if not args.kvm and not args.icount:

@@ -4,6 +4,7 @@
 
 #include <tiny/compiler.h>
 #include <tiny/atomic.h>
+#include <tiny/kconfig.h>
 
 /* Report lines printed so far: a bad free, a spinlock misuse, a WARN, a
  * BUG.  Every reporter calls count_report() as it prints its line, from
@@ -28,23 +29,21 @@ __noreturn void __bug(const char *file, int line, const char *cond);
 	__ret_warn;						\
 })
 
-/* Like WARN_ON but reports only the first time it triggers. */
-#define WARN_ON_ONCE(cond) ({					\
-	static int __warned;					\
-	int __ret_once = !!(cond);				\
-	if (unlikely(__ret_once) && !__warned) {		\
-		__warned = 1;					\
-		__warn(__FILE__, __LINE__, #cond);		\
-	}							\
-	__ret_once;						\
-})
-
 /* Panics with file and line when cond holds: for states that cannot be survived. */
 #define BUG_ON(cond) do {					\
 	if (unlikely(cond))					\
 		__bug(__FILE__, __LINE__, #cond);		\
 } while (0)
 
-#define BUG() __bug(__FILE__, __LINE__, "BUG()")
+
+/* States what the code relies on (a function's domain, a rule of its
+ * comment): with CONFIG_DEBUG_ASSERT (the debug configurations, and every
+ * host test build) a WARN_ON() of it; otherwise cond is not evaluated and
+ * costs nothing.  assert_spin_held() and assert_irqs_disabled() state the
+ * rules of locks and interrupts. */
+#define DEBUG_ASSERT(cond) do {						\
+	if (IS_ENABLED(CONFIG_DEBUG_ASSERT))				\
+		WARN_ON(!(cond));					\
+} while (0)
 
 #endif /* TINY_BUG_H */

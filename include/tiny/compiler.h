@@ -15,7 +15,6 @@
 #ifndef __always_inline		/* the host C library may define it too */
 #define __always_inline	inline __attribute__((__always_inline__))
 #endif
-#define __must_check	__attribute__((__warn_unused_result__))
 /* A function whose loads AddressSanitizer does not check (the host build):
  * for a read that may land on memory given back meanwhile, on purpose. */
 #define __no_sanitize_address	__attribute__((__no_sanitize_address__))

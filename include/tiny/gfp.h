@@ -16,7 +16,6 @@
 #define __GFP_NOWARN	0x08u	/* do not log allocation failures */
 
 #define GFP_ATOMIC	(__GFP_HIGH)
-#define GFP_NOWAIT	(0u)
 #define GFP_KERNEL	(__GFP_WAIT)
 
 #endif /* TINY_GFP_H */

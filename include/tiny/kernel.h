@@ -20,7 +20,6 @@
 #define min_t(t, a, b)	min((t)(a), (t)(b))
 #define max_t(t, a, b)	max((t)(a), (t)(b))
 
-#define SIZE_MAX_T	((size_t)-1)
 
 /* Stops the machine after printing the message; never returns. */
 __noreturn __printf(1, 2) void panic(const char *fmt, ...);

@@ -22,7 +22,7 @@
  * they are made; every object keeps the letters it was allocated with.
  * With any letter, every double free of such an object is reported, also
  * those the allocator does not catch by itself (kmem_checks in
- * <tiny/slab.h>); with P the report names both freeing sites.
+ * mm/slab_common.h); with P the report names both freeing sites.
  * Without CONFIG_DEBUG_KMEM the calls below are no-ops returning 0.
  */
 #ifndef TINY_KMEM_DEBUG_H
@@ -91,8 +91,18 @@ void kmem_debug_show(void);
 /* Checks the red zones of every tracked object and the poison of every
  * quarantined one; reports (and repairs) each damage; returns the count. */
 int kmem_check(void);
-/* Empties the quarantine, checking each object; returns the damage found. */
+/* Empties every CPU's quarantine, checking each object; returns the damage
+ * found.  On return every object freed before the call is back with the
+ * allocator, also those another CPU was giving back meanwhile (it waits
+ * for them). */
 int kmem_debug_flush(void);
+/* The times a flush found a CPU's quarantine busy (its CPU, or another
+ * flush, giving objects back) and waited for it. */
+extern unsigned long kmem_debug_flush_waits;
+/* For the self-tests: called (if set) with each object's caller's pointer
+ * as it leaves a quarantine, before the allocator has it back, on the CPU
+ * that gives it back, interrupts off.  The window a flush must wait out. */
+extern void (*kmem_debug_leaving_hook)(const void *obj);
 /* Fills g (up to max) with the live tracked objects grouped by cache and
  * allocating site, most bytes first; returns the number of groups (more
  * than max if they did not fit). */
@@ -108,14 +118,11 @@ int kmem_leaks_command(int argc, char **argv);
 int kmem_debug_command(int argc, char **argv);
 /* After the boot actions: the leak report if the kmem_leaks flag asked. */
 void kmem_debug_boot_done(void);
-/* For kmem_bad_free() (mm/util.c), about to report obj from caller:
- * returns the caller to name (the layer's caller if the layer forwarded
- * the call on obj to the allocator) and notes both in kmem_debug_last. */
-void *kmem_debug_bad_free(const void *obj, void *caller);
 #else
-static inline void *kmem_debug_bad_free(const void *obj, void *caller)
+static inline int kmem_debug_set(const char *spec)
 {
-	return caller;
+	(void)spec;
+	return -1;
 }
 static inline int kmem_check(void)
 {

@@ -153,7 +153,6 @@ __printf(2, 3) void ktest_skip(struct ktest *t, const char *fmt, ...);
 #define KTEST_ASSERT_GE(t, a, b)	do { if (!__KTEST_CMP(t, a, >=, b)) return; } while (0)
 #define KTEST_ASSERT_TRUE(t, c)		do { if (!__KTEST_TRUE(t, c)) return; } while (0)
 #define KTEST_ASSERT_FALSE(t, c)	do { if (!__KTEST_TRUE(t, !(c))) return; } while (0)
-#define KTEST_ASSERT_NULL(t, p)		do { if (!__KTEST_PTR_CMP(t, p, ==, NULL)) return; } while (0)
 #define KTEST_ASSERT_NOT_NULL(t, p)	do { if (!__KTEST_PTR_CMP(t, p, !=, NULL)) return; } while (0)
 
 /* Declares that the running case is about to provoke n more reports on

@@ -74,8 +74,6 @@ static inline int list_empty(const struct list_head *head)
 
 #define list_entry(ptr, type, member)	container_of(ptr, type, member)
 #define list_first_entry(head, type, member) list_entry((head)->next, type, member)
-#define list_last_entry(head, type, member) list_entry((head)->prev, type, member)
-
 #define list_for_each(pos, head) \
 	for (pos = (head)->next; pos != (head); pos = pos->next)
 
@@ -84,10 +82,6 @@ static inline int list_empty(const struct list_head *head)
 	     &pos->member != (head);						\
 	     pos = list_entry(pos->member.next, __typeof__(*pos), member))
 
-#define list_for_each_entry_reverse(pos, head, member)				\
-	for (pos = list_entry((head)->prev, __typeof__(*pos), member);		\
-	     &pos->member != (head);						\
-	     pos = list_entry(pos->member.prev, __typeof__(*pos), member))
 
 /* Iteration that survives list_del() of the current entry. */
 #define list_for_each_entry_safe(pos, n, head, member)				\

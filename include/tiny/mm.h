@@ -1,18 +1,17 @@
-/* mm.h - the page allocator's API: page frames, orders and free pages.
+/* mm.h - the page allocator's API: orders, blocks of pages, free pages.
  *
  * Memory is handed out in blocks of 2^order contiguous pages by the buddy
- * allocator in mm/page_alloc.c.  Every page frame has a struct page in one
- * array (mem_map); the object allocators use a page's spare words to find
- * their own bookkeeping from any address in O(1).  Addresses are the
- * kernel's direct mapping (identity on i386, a host buffer in tests).
+ * allocator in mm/page_alloc.c, as a struct page pointer (the block's
+ * first page frame) or as an address.  Addresses are the kernel's direct
+ * mapping (identity on i386, a host buffer in tests).  What the page
+ * allocator shares with the object allocators alone (struct page's
+ * fields, its flags, virt_to_page()) is mm/page_alloc.h.
  */
 #ifndef TINY_MM_H
 #define TINY_MM_H
 
 #include <tiny/types.h>
-#include <tiny/atomic.h>
 #include <tiny/kconfig.h>
-#include <tiny/list.h>
 #include <tiny/gfp.h>
 #include <arch/page.h>
 
@@ -24,56 +23,9 @@
 /* Orders 0 .. MAX_ORDER-1: the largest block is 2^(MAX_ORDER-1) pages. */
 #define MAX_ORDER	CONFIG_MAX_ORDER
 
-/* struct page flags */
-#define PG_reserved	0x01u	/* never handed out (hole, kernel image, mem_map) */
-#define PG_buddy	0x02u	/* first page of a free block; order is valid */
-#define PG_head		0x04u	/* first page of an allocated block; order is valid */
-#define PG_slab		0x08u	/* owned by the object allocator */
-#define PG_large	0x10u	/* head of a large kmalloc() block (mm/slab_common.c) */
-/* With PG_slab, what SLAB's slab is for, set and cleared with it, so that a
- * check without a lock learns it from one word and never reads a cache
- * that may be going away (mm/slab.c) */
-#define PG_kmalloc	0x20u	/* a slab of a kmalloc() size class */
-#define PG_internal	0x40u	/* a slab of the allocator's own objects */
-/* With PG_slab, SLUB only: the slab has its cache's fallback order (the
- * smaller one, taken when the preferred order could not be had), so that
- * a free learns the slab's size from the flags word (mm/slub.h) */
-#define PG_min_order	0x80u
-#define PG_min_order_shift	7
-
-/*
- * Every allocator keeps the same six words: SLUB's slab state is one of
- * them (its free list head as an object index, with the objects in use
- * and the frozen bit: mm/slub.h), so struct page is as large in every
- * configuration.
- */
-struct page {
-	unsigned int flags;		/* PG_* */
-	unsigned int order;		/* block order, valid with PG_buddy/PG_head */
-	union {
-		struct list_head lru;	/* free_area list, or the owner's list
-					 * (SLUB: its cache's partial list) */
-		void *s_mem;		/* SLAB: the slab's first object (a copy of
-					 * its descriptor's, for the free fast path) */
-		struct {		/* SLUB: on a CPU's partial list */
-			struct page *next;	/* the next slab there */
-			unsigned int slabs;	/* slabs from this one to the end */
-		};
-	};
-	/* Spare words for the object allocator that owns the page. */
-	union {
-		void *slab_cache;	/* SLAB, SLUB: owning cache; SLOB: the cache
-					 * of a page-sized object */
-		unsigned long inuse;	/* PG_large: pages of the large block;
-					 * SLOB: start maps in use in a map page;
-					 * SLUB: slots in use in a per-CPU page */
-	};
-	union {
-		void *slab;		/* SLAB: slab descriptor; SLOB: a heap page's
-					 * start map, or a map page's free maps */
-		u32 counters;		/* SLUB, a slab's first page: its state */
-	};
-};
+/* The descriptor of a page frame: the page allocator's and the object
+ * allocators' own (mm/page_alloc.h); callers only pass pointers to it. */
+struct page;
 
 /* A range of addresses [start, end). */
 struct mem_region {
@@ -109,50 +61,8 @@ void __free_pages(struct page *page, unsigned int order);
 void free_pages(unsigned long addr, unsigned int order);
 #define free_page(addr)		free_pages((addr), 0)
 
-/* The page frame array, set up by page_alloc_init(): mem_map[i] describes
- * pfn first_pfn + i.  Read-only outside mm/page_alloc.c. */
-extern struct page *mem_map;
-extern unsigned long first_pfn, end_pfn;
-
-/* struct page of a managed address, or NULL for an address outside mem_map.
- * Inline where the build optimises for speed (the object allocators'
- * frees call it on every pointer); where it optimises for size (-Os, the
- * kernel) one copy in mm/page_alloc.c serves every caller. */
-static inline struct page *__virt_to_page(const void *addr)
-{
-	unsigned long pfn = (unsigned long)(uintptr_t)addr >> PAGE_SHIFT;
-
-	return mem_map && pfn >= first_pfn && pfn < end_pfn ? &mem_map[pfn - first_pfn] : NULL;
-}
-#ifdef __OPTIMIZE_SIZE__
-struct page *virt_to_page(const void *addr);
-#else
-#define virt_to_page(addr)	__virt_to_page(addr)
-#endif
-
-/* struct page of an address the caller knows is managed (a page it was
- * given): virt_to_page() without the range check. */
-static inline struct page *managed_virt_to_page(const void *addr)
-{
-	return &mem_map[((unsigned long)(uintptr_t)addr >> PAGE_SHIFT) - first_pfn];
-}
-
+/* The address of the memory a page frame describes. */
 void *page_address(const struct page *page);
-/* Sets then clears flag bits (PG_slab, PG_large) on nr struct pages from
- * page, under the page allocator's lock, which owns every page's flags;
- * returns the first page's flags as they were (so that clearing a flag
- * also claims it: of two CPUs clearing it, one sees it set).  Any
- * context; takes zone_lock with interrupts saved. */
-unsigned int page_update_flags(struct page *page, unsigned long nr, unsigned int set,
-			       unsigned int clear);
-/* page_update_flags() of one page that also counts: when it sets a flag
- * the page did not have it adds page->inuse to *count, when it clears one
- * the page had it takes page->inuse away, under the same hold of
- * zone_lock, so that page_flag_census() finds the flags and the count in
- * step however many CPUs change them. */
-unsigned int page_update_counted(struct page *page, unsigned int set, unsigned int clear,
-				 atomic_long_t *count);
-
 /* Smallest order whose block holds size bytes (size 0 gives order 0). */
 static inline unsigned int get_order(unsigned long size)
 {
@@ -175,14 +85,6 @@ static inline unsigned int get_order(unsigned long size)
  * order, which are few once merged.  Any context; takes the zone lock.
  */
 void page_alloc_sort_free_lists(void);
-
-/* The pages whose flags have flag set, counted under zone_lock (which
- * guards every page's flags); *inuse gets the sum of their page->inuse
- * (PG_large: the large blocks' pages), and *counted (if count is not NULL)
- * the value of the page_update_counted() count *count in the same hold of
- * the lock.  For the reports.  Takes zone_lock. */
-unsigned long page_flag_census(unsigned int flag, unsigned long *inuse, atomic_long_t *count,
-			       long *counted);
 
 /* Counters. */
 unsigned long nr_free_pages(void);

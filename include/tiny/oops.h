@@ -1,6 +1,6 @@
 /* oops.h - crash reports: one CPU reports, and the report always gets out.
  *
- * die() (a CPU exception or an NMI), the double-fault task, BUG() and
+ * die() (a CPU exception or an NMI), the double-fault task, BUG_ON() and
  * panic() begin with oops_begin(), interrupts off.  The first CPU to call
  * it owns the report (oops_cpu); any other CPU that crashes meanwhile is
  * stopped there, without a report (two would only mix), and panic() of

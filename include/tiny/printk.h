@@ -7,12 +7,10 @@
 
 /*
  * A message may start with a level marker: ASCII SOH followed by a digit,
- * as in Linux.  Messages above console_loglevel are not shown.
+ * as in Linux (levels 1 and 2, alert and critical, have no use here).  Messages above console_loglevel are not shown.
  */
 #define KERN_SOH	"\001"
 #define KERN_EMERG	KERN_SOH "0"
-#define KERN_ALERT	KERN_SOH "1"
-#define KERN_CRIT	KERN_SOH "2"
 #define KERN_ERR	KERN_SOH "3"
 #define KERN_WARNING	KERN_SOH "4"
 #define KERN_NOTICE	KERN_SOH "5"
@@ -57,12 +55,9 @@ int vprintk(const char *fmt, va_list args);
 __printf(3, 4) int snprintf(char *buf, size_t size, const char *fmt, ...);
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list args);
 
-#define pr_emerg(fmt, ...)	printk(KERN_EMERG fmt, ##__VA_ARGS__)
 #define pr_err(fmt, ...)	printk(KERN_ERR fmt, ##__VA_ARGS__)
 #define pr_warn(fmt, ...)	printk(KERN_WARNING fmt, ##__VA_ARGS__)
-#define pr_notice(fmt, ...)	printk(KERN_NOTICE fmt, ##__VA_ARGS__)
 #define pr_info(fmt, ...)	printk(KERN_INFO fmt, ##__VA_ARGS__)
-#define pr_debug(fmt, ...)	printk(KERN_DEBUG fmt, ##__VA_ARGS__)
 #define pr_cont(fmt, ...)	printk(KERN_CONT fmt, ##__VA_ARGS__)
 
 #endif /* TINY_PRINTK_H */

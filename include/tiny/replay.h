@@ -70,7 +70,9 @@ struct replay_sample {
 
 struct replay_result {
 	unsigned long ops, allocs, frees, failures, corruptions;
+	unsigned long largest_refused;		/* bytes of the largest failed allocation */
 	unsigned long injected;		/* of the failures, those fault injection made */
+	unsigned long too_large;	/* of the others, requests larger than any block */
 	unsigned long long peak_live_bytes;
 	unsigned long peak_live_objects;
 	unsigned long held_pages_at_peak;	/* Slab pages when live bytes peaked */
@@ -84,6 +86,14 @@ struct replay_result {
 	struct replay_sample samples[REPLAY_SAMPLES];
 };
 
+/* What a run prints beside its summary: a person at the console sees the
+ * summary and a progress line; the scripts ask for the data they parse
+ * (the "replay=data" option, the console's "replay data"). */
+#define REPLAY_PROGRESS		0x1	/* "replay: running 10% 20% ... done" */
+#define REPLAY_DATA		0x2	/* the allocator's report at the end of the trace
+					 * and the replay-sample: lines */
+extern unsigned int replay_output;
+
 /*
  * Checks the trace at data (len bytes) and replays it: every object is
  * filled with a pattern when allocated and checked when freed.  Returns 0
@@ -95,7 +105,14 @@ struct replay_result {
 int replay_run(const void *data, size_t len, struct replay_result *res);
 /* Prints the report of a run. */
 void replay_report(const struct replay_result *res, const char *trace_name);
-/* Replays the first boot module (the "replay" command and boot option). */
-int replay_from_boot_module(void);
+/* The soak (kernel/replay_soak.c): every boot module's trace replayed
+ * once a round for rounds rounds on this allocator, what each leaves live
+ * kept for three rounds; a "soak-round:" line after every round.  0 if
+ * every round was clean, 1 on failures, corruption or a validator's
+ * report, -1 if a trace is malformed, -2 after Ctrl-C. */
+int replay_soak(unsigned long rounds);
+/* Replays the first boot module (the "replay" command and boot option);
+ * data: print what the scripts parse too (REPLAY_DATA). */
+int replay_from_boot_module(int data);
 
 #endif /* TINY_REPLAY_H */

@@ -1,13 +1,21 @@
-/* slab.h - the object allocator API, implemented by SLAB, SLUB or SLOB.
+/* slab.h - the object allocator API, implemented by SLAB, SLUB or SLOB:
+ * what a caller may call and what each call promises, and nothing else.
  *
  * Exactly one of mm/slab.c (CONFIG_SLAB), mm/slub.c (CONFIG_SLUB, with
  * SLUB_TINY or not) and mm/slob.c (CONFIG_SLOB) is built; callers use
  * only this header and never know which one they have.
  * Helpers built on the API alone (krealloc, kstrdup, the per-CPU
- * allocator) live in mm/util.c and serve both.
+ * allocator) live in mm/util.c and serve them all.  What the allocators share
+ * among themselves is mm/slab_common.h.
  *
- * Every call here may be made from interrupt context and never sleeps.
- * Allocation failure returns NULL; freeing NULL is a no-op.
+ * Every call here may be made from interrupt context and never sleeps,
+ * but kmem_cache_create() and kmem_cache_destroy() (process context).
+ * Allocation failure returns NULL; freeing NULL is a no-op.  A bad call
+ * (a pointer no allocator gave, a double free, a cache of the wrong
+ * object, ...) is reported with its caller and ignored where the
+ * allocator can tell (docs/design.md has the table of which bad call
+ * each allocator catches; the debugging layer, kmem_debug=, catches the
+ * rest).
  */
 #ifndef TINY_SLAB_H
 #define TINY_SLAB_H
@@ -16,7 +24,7 @@
 #include <tiny/kconfig.h>
 #include <tiny/smp.h>
 #include <tiny/gfp.h>
-#include <arch/cache.h>
+#include <tiny/cache.h>
 
 /* kmem_cache_create() flags */
 #define SLAB_HWCACHE_ALIGN	0x00002000UL	/* align objects on a cache line (a hint) */
@@ -30,7 +38,6 @@
 
 /* Alignment of every kmalloc() result. */
 #define KMALLOC_MIN_ALIGN	__alignof__(unsigned long long)
-#define L1_CACHE_BYTES		ARCH_L1_CACHE_BYTES
 
 struct kmem_cache;
 
@@ -59,7 +66,8 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
  * use is reported (name and count) and kept, returning -1, and so is a
  * pointer that is no live cache (a second destroy).  The caller makes sure
  * nobody allocates from or frees to the cache while it is destroyed, nor
- * uses it afterwards (that is a use after free: KMEM_BAD_DESTROYED_CACHE). */
+ * uses it afterwards (that is a use after free, which only the debugging
+ * layer catches). */
 int kmem_cache_destroy(struct kmem_cache *cache);
 void *kmem_cache_alloc(struct kmem_cache *cache, gfp_t flags);
 /* Frees an object of cache; NULL is a no-op.  Anything else that is not a
@@ -140,6 +148,18 @@ struct kmem_stats {
 };
 void kmem_get_stats(struct kmem_stats *stats);
 
+/* The largest free block in SLOB's heap, in bytes: the largest request it
+ * could still serve without taking pages (the soak records it).  0 for an
+ * allocator that keeps no such heap (SLAB, SLUB: objects are sized by cache). */
+#ifdef CONFIG_SLOB
+unsigned long kmem_heap_largest_free(void);
+#else
+static inline unsigned long kmem_heap_largest_free(void)
+{
+	return 0;
+}
+#endif
+
 extern const char kmem_allocator_name[];	/* "SLAB", "SLUB", "SLUB_TINY" or "SLOB" */
 
 /* Boot: kmem_cache_init() right after the page allocator, and
@@ -159,60 +179,5 @@ void kmem_report(void);
 /* Walks every free list, slab and counter of the allocator and reports each
  * inconsistency; returns their number (0 = consistent). */
 int kmem_validate(void);
-
-/*
- * Bad calls, each a case of the table in docs/design.md.  Production
- * code catches those it can without cost to its purpose (SLAB: no shared
- * write on the fast path; SLOB: no bytes it cannot spare): reported through
- * kmem_bad_free(), nothing changed.  The rest need per-object state and
- * are caught by the debugging layer (CONFIG_DEBUG_KMEM, kmem_debug=); one
- * the allocator does not catch corrupts its heap when the layer is off.
- */
-enum kmem_bad_call {
-	KMEM_BAD_NOT_HEAP,		/* a pointer no allocator gave: stack, global, a page */
-	KMEM_BAD_INSIDE_KMALLOC,	/* kfree/ksize of a pointer inside a kmalloc() block */
-	KMEM_BAD_INSIDE_OBJECT,		/* kmem_cache_free of a pointer inside an object */
-	KMEM_BAD_DOUBLE_KFREE,		/* kfree of a block just freed */
-	KMEM_BAD_DOUBLE_CACHE_FREE,	/* kmem_cache_free of an object just freed */
-	KMEM_BAD_DOUBLE_FREE_LATER,	/* freed again after other objects were freed */
-	KMEM_BAD_WRONG_CACHE,		/* an object of another cache, of another size */
-	KMEM_BAD_WRONG_CACHE_SAME_SIZE,	/* an object of another cache of the same size */
-	KMEM_BAD_KMALLOC_TO_CACHE,	/* a kmalloc() block to kmem_cache_free */
-	KMEM_BAD_OBJECT_TO_KFREE,	/* a cache object to kfree or ksize */
-	KMEM_BAD_OWN_OBJECT,		/* the allocator's own (a cache struct) to kfree/ksize */
-	KMEM_BAD_FOREIGN_PAGE_TO_CACHE,	/* a large block or a page to a page-sized cache */
-	KMEM_BAD_DESTROYED_CACHE,	/* kmem_cache_alloc/free on a destroyed cache */
-	KMEM_BAD_CALLS
-};
-/* The bad calls the allocator built here catches by itself: a bit per
- * kmem_bad_call (every other bad call of the API: a second destroy, a free
- * of ZERO_SIZE_PTR to a cache, a large block freed twice, is caught by
- * both). */
-extern const unsigned long kmem_checks;
-#define KMEM_CHECKS_ALL		((1UL << KMEM_BAD_CALLS) - 1)
-#define KMEM_CHECK(what)	(1UL << KMEM_BAD_##what)
-static inline int kmem_allocator_catches(enum kmem_bad_call what)
-{
-	return (kmem_checks >> what) & 1;
-}
-
-/* For the allocators (mm/util.c): reports an invalid kfree()/kmem_cache_free()
- * argument with the caller (%pS; the debugging layer's caller when the
- * layer passed the call on: kmem_debug_bad_free()), and counts it. */
-void kmem_bad_free(const char *fn, const void *obj, const char *why, void *caller);
-extern unsigned long kmem_bad_free_count;
-/* With CONFIG_DEBUG_KMEM_VALIDATE: runs kmem_validate() after an operation
- * and reports the first operation after which it fails.  Without it, not
- * even a call on the allocators' fast paths. */
-void __kmem_debug_validate(const char *op, const void *obj);
-/* A self-test that leaves the heap inconsistent on purpose for a while (two
- * copies of one object in two CPUs' magazines) holds that check off
- * meanwhile: kmem_debug_validate_hold(1), then (0).  Nests. */
-void kmem_debug_validate_hold(int hold);
-static inline void kmem_debug_validate(const char *op, const void *obj)
-{
-	if (IS_ENABLED(CONFIG_DEBUG_KMEM_VALIDATE))
-		__kmem_debug_validate(op, obj);
-}
 
 #endif /* TINY_SLAB_H */

@@ -58,6 +58,9 @@ typedef void (*smp_call_func_t)(void *info);
 
 #ifdef CONFIG_SMP
 #include <arch/smp.h>
+
+/* kernel/smp.c: refuses with interrupts off, then arch_smp_call_function(). */
+int smp_call_function(smp_call_func_t fn, void *info, int wait);
 #else
 static inline unsigned int smp_processor_id(void)
 {

@@ -1,7 +1,8 @@
 /* spinlock.h - spinlock_t and its lock/unlock calls.
  *
  * A spinlock gives one CPU at a time the data it guards.  The raw lock
- * comes from <arch/spinlock.h>.  On an SMP build it is a ticket lock word
+ * comes from <arch/spinlock.h>: on an SMP build the lock of
+ * <tiny/spinlock_smp.h>, the same for every arch.  On an SMP build it is a ticket lock word
  * that a CPU waits for either by ticket (fair; bare metal) or by
  * test-and-set with exponential backoff (under a hypervisor, and in the
  * host harness, whose CPUs are threads: a virtual CPU next in line for a
@@ -13,8 +14,14 @@
  * would spin on it forever.
  *
  * spin_trylock() takes the lock if it is free and returns 1, else returns
- * 0 at once.  assert_spin_held(lock) states that this CPU holds the lock:
- * checked with CONFIG_DEBUG_SPINLOCK, nothing otherwise.
+ * 0 at once.  assert_spin_held(lock) states that this CPU holds the lock
+ * (the rule "LOCK held" of a function's comment): checked exactly with
+ * CONFIG_DEBUG_SPINLOCK (which records the holder), checked that some CPU
+ * holds it with CONFIG_DEBUG_ASSERT on SMP (a "WARNING: at FILE:LINE"
+ * report), nothing otherwise.  assert_spin_not_held(lock) states that
+ * this CPU does not hold it ("LOCK not held"): checked with
+ * CONFIG_DEBUG_SPINLOCK only, since without the holder recorded another
+ * CPU's hold looks the same.  Both are expressions of type void.
  *
  * With CONFIG_DEBUG_SPINLOCK each lock records the CPU that holds it and
  * the address it was taken from, and reports (one "BUG: spinlock ..." line
@@ -30,7 +37,7 @@
  *     call is reported and does nothing;
  *   - assert_spin_held() on a lock this CPU does not hold ("not held"; on
  *     a uniprocessor build the owner is recorded too, so it is checked
- *     there as well).
+ *     there as well), assert_spin_not_held() on one it holds ("held").
  */
 #ifndef TINY_SPINLOCK_H
 #define TINY_SPINLOCK_H
@@ -68,6 +75,7 @@ int debug_spin_trylock(spinlock_t *lock, void *pc);
 void debug_spin_unlock(spinlock_t *lock, void *pc);
 void debug_spin_lock_init(spinlock_t *lock, const char *name);
 void debug_spin_assert_held(spinlock_t *lock, void *pc);
+void debug_spin_assert_not_held(spinlock_t *lock, void *pc);
 /* Number of misuse reports so far (the self-tests check it rises). */
 extern unsigned long spin_bug_count;
 /* A lockup is reported after 2^spin_lockup_shift cycles of spinning (tests
@@ -78,6 +86,7 @@ extern unsigned int spin_lockup_shift;
 #define spin_trylock(lock)	debug_spin_trylock((lock), _THIS_IP_)
 #define spin_unlock(lock)	debug_spin_unlock((lock), _THIS_IP_)
 #define assert_spin_held(lock)	debug_spin_assert_held((lock), _THIS_IP_)
+#define assert_spin_not_held(lock) debug_spin_assert_not_held((lock), _THIS_IP_)
 #else
 #define __SPIN_LOCK_UNLOCKED(lockname) { .raw = __ARCH_SPIN_LOCK_UNLOCKED }
 static inline void debug_spin_lock_init(spinlock_t *lock, const char *name)
@@ -89,7 +98,13 @@ static inline void debug_spin_lock_init(spinlock_t *lock, const char *name)
 #define spin_lock(lock)		arch_spin_lock(&(lock)->raw)
 #define spin_trylock(lock)	arch_spin_trylock(&(lock)->raw)
 #define spin_unlock(lock)	arch_spin_unlock(&(lock)->raw)
-#define assert_spin_held(lock)	((void)sizeof(lock))	/* not evaluated */
+/* Without the holder recorded, a free lock is what can be caught; a
+ * uniprocessor lock holds nothing, so there nothing is. */
+#define assert_spin_held(lock)							\
+	((void)(IS_ENABLED(CONFIG_DEBUG_ASSERT) && IS_ENABLED(CONFIG_SMP) &&	\
+		unlikely(!spin_is_locked(lock)) &&				\
+		(__warn(__FILE__, __LINE__, "assert_spin_held(" #lock "): not held"), 0)))
+#define assert_spin_not_held(lock)	((void)sizeof(lock))	/* not evaluated */
 #endif
 
 #define DEFINE_SPINLOCK(x)	spinlock_t x = __SPIN_LOCK_UNLOCKED(x)
@@ -105,7 +120,7 @@ static inline void debug_spin_lock_init(spinlock_t *lock, const char *name)
 #define spin_is_contended(lock)	arch_spin_is_contended(&(lock)->raw)
 
 /* spin_lock_set_tas() sets how CPUs wait for a held lock from now on (1:
- * test-and-set with backoff, 0: ticket; <arch/spinlock.h>) and returns the
+ * test-and-set with backoff, 0: ticket; <tiny/spinlock_smp.h>) and returns the
  * previous way.  Safe at any time: both ways share the lock word, and a
  * CPU already waiting goes on as it started.  spin_lock_set_patience()
  * (for tests) sets 2^shift, the TSC cycles a starved test-and-set waiter
@@ -156,7 +171,5 @@ static inline unsigned int spin_lock_set_patience(unsigned int shift)
 	__got;							\
 })
 
-#define spin_lock_irq(lock) do { local_irq_disable(); spin_lock(lock); } while (0)
-#define spin_unlock_irq(lock) do { spin_unlock(lock); local_irq_enable(); } while (0)
 
 #endif /* TINY_SPINLOCK_H */

@@ -66,18 +66,6 @@ struct timer_list {
 	int pending;			/* on a list (written under its base's lock) */
 };
 
-#define TIMER_INITIALIZER(_function, _expires, _data) {		\
-	.entry = { NULL, NULL },					\
-	.expires = (_expires),						\
-	.function = (_function),					\
-	.data = (_data),						\
-	.base = NULL,							\
-	.pending = 0,							\
-}
-
-#define DEFINE_TIMER(_name, _function, _expires, _data)		\
-	struct timer_list _name = TIMER_INITIALIZER(_function, _expires, _data)
-
 void init_timer(struct timer_list *timer);
 void setup_timer(struct timer_list *timer, void (*function)(unsigned long),
 		 unsigned long data);

@@ -10,15 +10,17 @@ has vmlinux's symbols.  The commands, in the spirit of Linux's scripts/gdb:
   ts-slabinfo    SLAB: every cache as the console's "slabinfo" prints it,
                  counted by walking each cache's slab lists, with each
                  online CPU's magazine (avail/limit), and the large kmalloc
-                 blocks; SLUB and SLUB_TINY: every cache that holds slabs,
+                 blocks; SLOB: kmem_report()'s lines: the heap (the
+                 first-fit heap: its page lists and each page's free list
+                 walked; the segregated heap: its pages parsed by their
+                 start maps for the bytes in use, its class lists walked
+                 for blocks, bytes, largest; "ts-slabinfo -v" lists each
+                 free block and large block), the large blocks (their head
+                 pages, marked PG_large, found in mem_map) and the caches;
+                 SLUB and SLUB_TINY: every cache that holds slabs,
                  counted from its slabs found in mem_map (their states) less
                  the objects on the CPUs' free lists (walked), its partial
-                 list walked, its aliases, the large blocks; SLOB:
-                 kmem_report()'s lines: the heap (its pages
-                 parsed by their start maps for the bytes in use, the
-                 segregated free lists walked for blocks, bytes, largest;
-                 "ts-slabinfo -v" lists each free block and bigblock), the
-                 large blocks (the bigblock list walked) and the caches
+                 list walked, its aliases, the large blocks
   ts-cpus        each CPU (QEMU vCPU thread) and the function it is in
 
 Everything is read through the kernel's own types (struct page,
@@ -173,7 +175,7 @@ class Buddyinfo(Command):
 
 
 class Slabinfo(Command):
-    """ts-slabinfo [-v]: SLAB caches, or SLOB's heap, bigblocks and caches."""
+    """ts-slabinfo [-v]: SLAB caches, or SLOB's heap, large blocks and caches."""
 
     _name = "ts-slabinfo"
 
@@ -291,10 +293,10 @@ class Slabinfo(Command):
         self.out("# name                 objsize  align  inuse")
         for c in list_entries(sym("slab_caches"), "struct kmem_cache", "common.list"):
             self.out(f"{cstring(c['common']['name']):<22s} {int(c['common']['object_size']):7d} "
-                     f"{int(c['common']['align']):6d} {int(c['inuse']):6d}")
+                     f"{int(c['common']['align']):6d} {int(c['live']):6d}")
 
 
-PG_LARGE = 0x10                 # PG_large in <tiny/mm.h>
+PG_LARGE = 0x10                 # PG_large in mm/page_alloc.h
 PG_HEAD, PG_SLAB, PG_MIN_ORDER = 0x04, 0x08, 0x80
 
 
@@ -353,14 +355,14 @@ def large_blocks(say=None):
     mem_map, first, end = sym("mem_map"), int(sym("first_pfn")), int(sym("end_pfn"))
     page_t = gdb.lookup_type("struct page")
     size, flags_at = page_t.sizeof, field_offset("struct page", "flags")
-    inuse_at = field_offset("struct page", "inuse")
+    pages_at = field_offset("struct page", "nr_pages")
     word = gdb.lookup_type("unsigned long").sizeof
     raw = bytes(gdb.selected_inferior().read_memory(int(mem_map), (end - first) * size))
     blocks = pages = 0
     for pfn in range(first, end):
         at = (pfn - first) * size
         if int.from_bytes(raw[at + flags_at:at + flags_at + 4], "little") & PG_LARGE:
-            n = int.from_bytes(raw[at + inuse_at:at + inuse_at + word], "little")
+            n = int.from_bytes(raw[at + pages_at:at + pages_at + word], "little")
             blocks += 1
             pages += n
             if say:
@@ -385,7 +387,7 @@ def online_cpus():
 
 class SlobFastHeap:
     """SLOB's segregated heap as slob_fast.h lays it out: slob_t units, a
-    start map per heap page (page->slab), free blocks on slob_free_lists[]
+    start map per heap page (page->start_map), free blocks on slob_free_lists[]
     by class."""
 
     TAG_INTERNAL = 0x1e7e2a11   # SLOB_TAG_INTERNAL: the allocator's own blocks
@@ -443,7 +445,7 @@ class SlobFastHeap:
         return pages, free_units, internal_units
 
     def parse_page(self, page):
-        base, map_addr = self.page_address(page), int(page["slab"])
+        base, map_addr = self.page_address(page), int(page["start_map"])
         if map_addr == 0:
             raise HelperError(f"heap page {base:#x} has no start map")
         mem = bytes(self.inferior.read_memory(map_addr, self.page_units // 8))
@@ -492,7 +494,7 @@ class SlobFastHeap:
 class SlobSmallHeap:
     """SLOB's first-fit heap as slob_heap.c lays it out: heap pages on
     slob_lists[] by their free units and on slob_full, each with its free
-    blocks from page->slab in address order."""
+    blocks from page->first_free in address order."""
 
     def __init__(self):
         self.unit = gdb.lookup_type("slob_t").sizeof
@@ -510,7 +512,7 @@ class SlobSmallHeap:
         for head in heads:
             for page in list_entries(head, "struct page", "lru"):
                 pages += 1
-                b, n = page["slab"].cast(gdb.lookup_type("slob_t").pointer()), 0
+                b, n = page["first_free"].cast(gdb.lookup_type("slob_t").pointer()), 0
                 partial += int(b) != 0
                 while int(b):
                     n += 1

@@ -1,7 +1,7 @@
 /* bench_replay.c - the trace replay of the kernel, on the host, timed.
  *
  * usage: bench_replay [--mem MB | --layout SPEC] [--count alloc|free]
- *                     [--cycles FILE] [--no-footprint] [--step N] TRACE.replay
+ *                     [--cycles FILE] [--no-footprint] [--step N | --warm] TRACE.replay
  * Runs kernel/replay.c on the same mm/ code as the kernel (build it -m32 to
  * get the kernel's object sizes), prints the kernel's replay report, and
  * adds what the host can measure better: nanoseconds per allocation and
@@ -44,6 +44,15 @@
  * trace.  It prints the maximum and the mean per allocation and per free
  * over the calls stepped.  Slow (a signal per instruction, about 90 us on a
  * virtual machine): scripts/bench runs it once, apart.
+ *
+ * --warm replays the trace once, untimed, before the replay measured, so
+ * that every allocator is timed on a heap that has already grown to the
+ * trace's peak once: the host pages a peer takes as it grows are faulted
+ * in then, as SLAB's and SLOB's RAM is written before any replay (what a
+ * peer then gives back to the host kernel, and faults in again, scripts/
+ * bench's settings for the peers decide: see docs/benchmarks.md).  The
+ * figures printed are the second replay's; the page faults row counts only
+ * its faults.
  *
  * With --layout (the "replay-layout:" line of a kernel replay) the page
  * allocator starts in the kernel's state and the footprint figures must
@@ -527,8 +536,24 @@ static long page_faults(void)
 static int usage(const char *prog)
 {
 	fprintf(stderr, "usage: %s [--mem MB | --layout SPEC] [--count alloc|free] "
-		"[--cycles FILE] [--no-footprint] [--breakdown] [--step N] TRACE.replay\n", prog);
+		"[--cycles FILE] [--no-footprint] [--breakdown | --step N | --warm] TRACE.replay\n",
+		prog);
 	return 2;
+}
+
+/* --warm: the whole replay once, its figures and call logs dropped; 0, or
+ * 1 if the trace is malformed (reported). */
+static int warm_up(const void *data, size_t len)
+{
+	int k;
+
+	if (replay_run(data, len, &res) < 0)
+		return 1;
+	for (k = 0; k < 2; k++) {
+		calls[k].n = 0;
+		calls[k].seen = 0;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -543,7 +568,7 @@ int main(int argc, char **argv)
 	void *data;
 	u32 floor;
 	unsigned long stepping = 0;
-	int i, r;
+	int i, r, warm = 0;
 
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));	/* no buffer from the heap measured */
 	for (i = 1; i < argc; i++) {
@@ -561,6 +586,8 @@ int main(int argc, char **argv)
 			bench_sample_footprint = 0;
 		else if (!strcmp(argv[i], "--step") && i + 1 < argc)
 			stepping = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--warm"))
+			warm = 1;
 		else if (argv[i][0] != '-' && !path)
 			path = argv[i];
 		else
@@ -577,8 +604,12 @@ int main(int argc, char **argv)
 	else
 		host_mm_init(mb);
 	floor = bracket_floor();
+	if (warm && (stepping || bd.wanted))
+		return usage(argv[0]);
 	if (stepping)
 		step_setup(data, stepping);
+	if (warm && warm_up(data, len))
+		return 1;
 	faults = page_faults();
 	t0 = now_ns();
 	c0 = get_cycles();

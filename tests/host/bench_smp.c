@@ -11,7 +11,7 @@
  * counts, the machine's other load being noise.  --threads defaults to
  * the powers of two up to the host's online CPUs, and that count itself
  * (at most NR_CPUS); --lock to the lock the host build uses
- * (test-and-set, <arch/spinlock.h>); giving both measures the two in the
+ * (test-and-set, <tiny/spinlock_smp.h>); giving both measures the two in the
  * same run.  Prints one line per lock and thread count: the rate and its
  * ratio to one thread's with the same lock; exits 1 on any damaged
  * object, 2 on bad arguments.

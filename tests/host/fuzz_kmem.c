@@ -48,6 +48,7 @@
 #include <tiny/mm.h>
 #include <tiny/slab.h>
 #include "host.h"
+#include "../../mm/slab_common.h"	/* the bad calls, kmem_bad_free_count */
 #if IS_ENABLED(CONFIG_SLUB)
 #include "../../mm/slub.h"	/* slub_object_start() */
 #endif
@@ -1069,7 +1070,7 @@ static int pick_wrong_cache(unsigned int slot, unsigned int k, struct bad_ptr *b
 }
 
 /*
- * The bad pointers, each a case of <tiny/slab.h>'s enum kmem_bad_call: run
+ * The bad pointers, each a case of mm/slab_common.h's enum kmem_bad_call: run
  * where the allocator built catches that case by itself
  * (kmem_allocator_catches()); FUZZ_KMEM_KNOWN_GAPS=1 in the environment runs
  * the others too, which corrupt the heap.

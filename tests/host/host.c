@@ -37,14 +37,14 @@ int vprintk(const char *fmt, va_list args)
 	unsigned long flags;
 	int level = printk_level(&fmt), n;
 
-	flags = arch_local_irq_save();	/* no tick may print in the middle */
+	local_irq_save(flags);	/* no tick may print in the middle */
 	if (level <= console_loglevel) {
 		n = vprintf(fmt, args);
 		fflush(stdout);
 	} else {
 		n = vsnprintf(NULL, 0, fmt, args);
 	}
-	arch_local_irq_restore(flags);
+	local_irq_restore(flags);
 	return n;
 }
 
@@ -122,11 +122,15 @@ static unsigned long host_map(unsigned long size)
 static void start_allocators(const struct mem_region *ram, int nr_ram,
 			     const struct mem_region *reserved, int nr_reserved)
 {
+	unsigned long flags;
+
 	if (page_alloc_init(ram, nr_ram, reserved, nr_reserved)) {
 		fprintf(stderr, "host: page_alloc_init failed\n");
 		exit(2);
 	}
+	local_irq_save(flags);		/* as the kernel's boot calls it */
 	kmem_cache_init();
+	local_irq_restore(flags);
 	kmem_cache_init_late();
 }
 

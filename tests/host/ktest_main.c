@@ -1,7 +1,7 @@
 /* ktest_main.c - runs the mm/ self-test suites on the host, in KTAP.
  *
  * usage: host_ktest [--mem MB] [--sync-ticks] [--cpus N] [--fault NAME=SPEC]...
- *                   [SUITE[,SUITE...]]
+ *                   [--kmem-debug SPEC] [SUITE[,SUITE...]]
  * The same suites as in the kernel (buddy, kmem_api, slob or slab, timer,
  * irqflags, smp), against the same mm/ code.  Timer interrupts come from
  * SIGALRM every 200 us unless --sync-ticks asks for them to be delivered
@@ -9,8 +9,9 @@
  * each; default 1, the harness as it always was), as a kernel booted with
  * N CPUs runs its suites.  --fault failslab=SPEC (or fail_page_alloc=)
  * sets fault injection before the suites run, as the kernel's boot
- * parameters do (CONFIG_FAULT_INJECTION builds).  Exit status 0 if every
- * case passed.
+ * parameters do (CONFIG_FAULT_INJECTION builds).  --kmem-debug SPEC sets
+ * heap debugging as the kernel's kmem_debug=SPEC does (CONFIG_DEBUG_KMEM
+ * builds).  Exit status 0 if every case passed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 
 #include <tiny/kernel.h>
 #include <tiny/fault_inject.h>
+#include <tiny/kmem_debug.h>
 #include <tiny/ktest.h>
 #include <tiny/mm.h>
 #include <tiny/slab.h>
@@ -39,7 +41,7 @@ static int set_fault(const char *arg)
 int main(int argc, char **argv)
 {
 	unsigned long mb = 32, ncpus = 1;
-	const char *filter = NULL, *faults[4];
+	const char *filter = NULL, *faults[4], *kmem_debug = NULL;
 	int sync_ticks = 0, i, failed, nr_faults = 0;
 
 	for (i = 1; i < argc; i++) {
@@ -49,13 +51,15 @@ int main(int argc, char **argv)
 			ncpus = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--fault") && i + 1 < argc && nr_faults < 4)
 			faults[nr_faults++] = argv[++i];
+		else if (!strcmp(argv[i], "--kmem-debug") && i + 1 < argc)
+			kmem_debug = argv[++i];
 		else if (!strcmp(argv[i], "--sync-ticks"))
 			sync_ticks = 1;
 		else if (argv[i][0] != '-')
 			filter = argv[i];
 		else {
 			fprintf(stderr, "usage: %s [--mem MB] [--sync-ticks] [--cpus N] "
-				"[--fault NAME=SPEC]... [SUITE,...]\n", argv[0]);
+				"[--fault NAME=SPEC]... [--kmem-debug SPEC] [SUITE,...]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -70,6 +74,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: --fault %s: not set\n", argv[0], faults[i]);
 			return 2;
 		}
+	if (kmem_debug && kmem_debug_set(kmem_debug)) {
+		fprintf(stderr, "%s: --kmem-debug %s: not set (a bad setting, or no "
+			"CONFIG_DEBUG_KMEM)\n", argv[0], kmem_debug);
+		return 2;
+	}
 	printk("# host harness: %s allocator, %zu-bit, PAGE_SIZE %lu, %lu MiB, %u CPU(s)\n",
 	       kmem_allocator_name, sizeof(void *) * 8, PAGE_SIZE, mb, num_online_cpus());
 	if (!sync_ticks)

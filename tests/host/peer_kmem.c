@@ -49,9 +49,9 @@ __thread volatile sig_atomic_t host_irqs_off;
 __thread volatile sig_atomic_t host_irq_pending;
 __thread unsigned int host_cpu_id;
 unsigned int host_nr_online = 1;
-/* Locks as in tests/host/smp.c: test-and-set (kernel/timer.c takes them). */
+/* Locks as in tests/host/smp.c: test-and-set (kernel/timer.c takes them;
+ * their waits are kernel/spinlock_wait.c). */
 int arch_spin_tas = 1;
-unsigned int arch_spin_patience_shift = 28;
 static long rss_start_kb = -1;	/* VmRSS when the replay started */
 
 /* ---- the allocator API ----------------------------------------------------- */

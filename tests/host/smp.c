@@ -56,9 +56,8 @@ static __thread volatile sig_atomic_t irq_depth;
 static __thread unsigned int relax_count;
 unsigned int host_nr_online = 1;
 /* CPUs wait for locks by test-and-set: threads are descheduled at will,
- * as virtual CPUs are (<arch/spinlock.h>). */
+ * as virtual CPUs are (<tiny/spinlock_smp.h>). */
 int arch_spin_tas = 1;
-unsigned int arch_spin_patience_shift = 28;
 
 /* One smp_call_function() in flight from each CPU. */
 struct call_data {
@@ -391,16 +390,12 @@ void host_stop_ticks(void)
 	sync_ticks = 1;
 }
 
-int smp_call_function(smp_call_func_t fn, void *info, int wait)
+int arch_smp_call_function(smp_call_func_t fn, void *info, int wait)
 {
 	unsigned int me = smp_processor_id(), n = num_online_cpus(), cpu;
 	struct call_data *d = &calls[me];
 	int *counter = wait ? &d->done : &d->taken;
 
-	if (WARN_ON(irqs_disabled()))
-		return -1;	/* <tiny/smp.h>: two such callers would wait for ever */
-	if (n == 1)
-		return 0;
 	__atomic_store_n(&d->taken, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&d->done, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&d->info, info, __ATOMIC_RELAXED);

@@ -54,7 +54,7 @@ static void spin_lock_irqsave_nests(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, irqs_disabled());
 }
 
-/* ---- ticket and test-and-set waits (<arch/spinlock.h>) ------------------------ */
+/* ---- ticket and test-and-set waits (<tiny/spinlock_smp.h>) ------------------- */
 
 /* Two CPUs: more waiting CPUs than host cores would make the ticket way
  * crawl under an emulator (that is why test-and-set exists). */
@@ -246,7 +246,10 @@ static void ticket_waiter_gets_the_lock_next(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, spin_is_locked(&order.lock));
 }
 
-#define HAND_OVERS	100000	/* far more than any waiter's patience */
+/* Four times a waiter's patience (SPIN_TAS_PATIENCE, 256, hand-overs):
+ * a waiter that has not queued by then never will, and the case fails
+ * in a second rather than backing off 100,000 times. */
+#define HAND_OVERS	1024
 
 /* One CPU plays both sides on a raw lock: "another CPU" holds it (a
  * trylock), a test-and-set wait fails, and the holder hands the lock over
@@ -342,7 +345,8 @@ static void lock_misuse_detected(struct ktest *t)
 }
 
 /* assert_spin_held() reports a lock this CPU does not hold, once per call,
- * and says nothing about one it holds. */
+ * and says nothing about one it holds; assert_spin_not_held() the other
+ * way round. */
 static void assert_spin_held_reports_unheld_lock(struct ktest *t)
 {
 	DEFINE_SPINLOCK(l);
@@ -351,10 +355,12 @@ static void assert_spin_held_reports_unheld_lock(struct ktest *t)
 		ktest_skip(t, "CONFIG_DEBUG_SPINLOCK is off");
 		return;
 	}
-	ktest_expect_reports(t, 1);
+	ktest_expect_reports(t, 2);
 	assert_spin_held(&l);
+	assert_spin_not_held(&l);
 	spin_lock(&l);
 	assert_spin_held(&l);
+	assert_spin_not_held(&l);
 	spin_unlock(&l);
 }
 

@@ -12,6 +12,7 @@
 #include <tiny/random.h>
 #include <tiny/string.h>
 #include <tiny/timer.h>
+#include "../../mm/page_alloc.h"	/* struct page, virt_to_page() */
 
 extern unsigned long page_bad_free_count;
 extern unsigned long page_poison_errors;

@@ -22,6 +22,7 @@
 #include <tiny/slab.h>
 #include <tiny/string.h>
 #include <tiny/timer.h>
+#include "../../mm/slab_common.h"	/* which bad calls the allocator catches */
 
 static u8 pattern_of(const void *p, size_t i)
 {
@@ -795,6 +796,24 @@ static void percpu_allocation(struct ktest *t)
 	KTEST_EXPECT_NULL(t, __alloc_percpu(0, 8));
 }
 
+/* alloc_percpu(type): a copy of type per CPU, aligned as the type asks. */
+static void percpu_of_a_type(struct ktest *t)
+{
+	struct pair {
+		u64 a, b;
+	} __aligned(32) *p = alloc_percpu(struct pair);
+	unsigned int cpu;
+
+	KTEST_ASSERT_NOT_NULL(t, p);
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct pair *mine = per_cpu_ptr(p, cpu);
+
+		KTEST_EXPECT_EQ(t, (uintptr_t)mine % 32, 0u);
+		KTEST_EXPECT_EQ(t, mine->a | mine->b, 0ULL);
+	}
+	free_percpu(p);
+}
+
 static void stats_follow_allocations(struct ktest *t)
 {
 	struct kmem_stats a, b;
@@ -1275,6 +1294,7 @@ static const struct ktest_case kmem_api_cases[] = {
 	KTEST_CASE(exhaustion_and_recovery),
 	KTEST_CASE(bad_pointers_are_reported),
 	KTEST_CASE(percpu_allocation),
+	KTEST_CASE(percpu_of_a_type),
 	KTEST_CASE(stats_follow_allocations),
 	KTEST_CASE(wrong_cache_frees_are_reported),
 	KTEST_CASE(page_sized_cache_refuses_foreign_pages),

@@ -11,7 +11,8 @@
  * layer's caller; T prints one line per allocation and free of the caches
  * selected, and none for the others.  Every double free of a debugged
  * object is reported, also those the allocator leaves to the layer (after
- * other frees; two CPUs freeing one object at once).  Clean workloads
+ * other frees; two CPUs freeing one object at once).  A destroy waits for
+ * an object another CPU is giving back out of its quarantine.  Clean workloads
  * (stress, krealloc, a replay) must give no report at all. */
 #include <tiny/atomic.h>
 #include <tiny/kernel.h>
@@ -21,7 +22,11 @@
 #include <tiny/random.h>
 #include <tiny/replay.h>
 #include <tiny/slab.h>
+#include <tiny/smp.h>
+#include <tiny/spinlock.h>	/* cpu_relax() */
 #include <tiny/string.h>
+#include <tiny/timer.h>
+#include "../../mm/slab_common.h"	/* the bad calls, kmem_bad_free_count */
 
 static struct kmem_debug_settings saved;
 static volatile unsigned long site_calls;	/* keeps the helpers' calls no tail calls */
@@ -489,6 +494,94 @@ static void racing_double_free_reported_once(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
 	ktest_info(t, "%d rounds, %lu reports", KD_RACE_ROUNDS, kmem_bad_free_count - bad);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(r.c), 0);
+}
+
+/*
+ * A destroy while another CPU gives the cache's last object back out of its
+ * quarantine (issue 34).  The object leaves under its quarantine's lock, so
+ * the destroy's flush waits for it and the destroy succeeds.  Objects once
+ * left their quarantine into a list of the releasing CPU's, in neither
+ * place for a while, and a destroy meanwhile failed on them ("has 1
+ * objects in use; not destroyed", and the cache leaked).  The releasing
+ * CPU holds the object in that window (kmem_debug_leaving_hook) until the
+ * destroying CPU's flush has found its quarantine busy, or the destroy has
+ * returned: no timing decides the outcome.
+ */
+static struct {
+	struct kmem_cache *c;
+	void *obj;
+	unsigned int giver, destroyer;
+	unsigned long waits0;	/* kmem_debug_flush_waits before */
+	int leaving;		/* the hook holds obj */
+	int held;		/* ... until a flush waited for it */
+	int destroyed;		/* the destroy has returned */
+	int result;		/* its result; -2: obj never left */
+} leave;
+
+static int flush_waited(void)
+{
+	return counter_read(&kmem_debug_flush_waits) != leave.waits0;
+}
+
+/* On the giver, interrupts off, obj about to go back to the allocator. */
+static void leave_hook(const void *obj)
+{
+	unsigned long end = jiffies + KTEST_SECONDS(10);
+
+	if (obj != leave.obj)
+		return;
+	smp_store_release(&leave.leaving, 1);
+	while (!flush_waited() && !smp_load_acquire(&leave.destroyed) && time_before(jiffies, end))
+		cpu_relax();
+	leave.held = flush_waited();
+}
+
+static void leave_cpu(void *arg)
+{
+	unsigned int me = smp_processor_id();
+	unsigned long end;
+
+	(void)arg;
+	if (me == leave.giver) {
+		kmem_cache_free(leave.c, leave.obj);	/* into this CPU's quarantine */
+		kmem_debug_flush();			/* out again: the hook holds it */
+	} else if (me == leave.destroyer) {
+		end = jiffies + KTEST_SECONDS(10);
+		while (!smp_load_acquire(&leave.leaving) && time_before(jiffies, end))
+			cpu_relax();
+		leave.result = smp_load_acquire(&leave.leaving) ? kmem_cache_destroy(leave.c) : -2;
+		smp_store_release(&leave.destroyed, 1);
+	}
+}
+
+static void destroy_waits_for_objects_leaving_a_quarantine(struct ktest *t)
+{
+	unsigned int cpu;
+
+	if (num_online_cpus() < 2) {
+		ktest_skip(t, "needs 2 CPUs (%u online)", num_online_cpus());
+		return;
+	}
+	memset(&leave, 0, sizeof(leave));
+	leave.destroyer = smp_processor_id();
+	for_each_online_cpu(cpu)
+		if (cpu != leave.destroyer)
+			leave.giver = cpu;
+	leave.c = kmem_cache_create("kd_leaving", 64, 0, 0, NULL, NULL);
+	KTEST_ASSERT_NOT_NULL(t, leave.c);
+	leave.obj = kmem_cache_alloc(leave.c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, leave.obj);
+	leave.waits0 = counter_read(&kmem_debug_flush_waits);
+	WRITE_ONCE(kmem_debug_leaving_hook, leave_hook);
+	smp_run_on_all_cpus(leave_cpu, NULL);
+	WRITE_ONCE(kmem_debug_leaving_hook, NULL);
+	KTEST_EXPECT_EQ(t, leave.result, 0);
+	KTEST_EXPECT_TRUE(t, leave.held);	/* the flush waited for the object */
+	if (leave.result)
+		KTEST_EXPECT_EQ(t, kmem_cache_destroy(leave.c), 0);
+	ktest_info(t, "CPU %u destroyed the cache while CPU %u gave its object back: %s",
+		   leave.destroyer, leave.giver, leave.held ? "the flush waited for it" :
+		   "the flush did not wait");
 }
 
 /* The group of g[0..n) allocated inside fn, or NULL. */
@@ -1154,6 +1247,7 @@ static const struct ktest_case kmem_debug_cases[] = {
 	KTEST_CASE(double_free_after_other_frees),
 	KTEST_CASE(every_bad_call_is_caught),
 	KTEST_CASE(racing_double_free_reported_once),
+	KTEST_CASE(destroy_waits_for_objects_leaving_a_quarantine),
 	KTEST_CASE(leak_found_at_call_site),
 	KTEST_CASE(helpers_leak_at_their_caller),
 	KTEST_CASE(krealloc_moves_for_its_caller),

@@ -35,6 +35,15 @@ static size_t on_slab_mgmt(const struct kmem_cache *c)
 	return OFF_SLAB(c) ? 0 : c->slab_size;
 }
 
+/* This CPU's magazine of c as a case looks at it between calls, with
+ * interrupts on: cpu_cache() asserts interrupts off (a swap by IPI could
+ * replace the magazine meanwhile), which only the cases that swap
+ * magazines themselves could run into, and they look again afterwards. */
+static struct array_cache *this_magazine(struct kmem_cache *c)
+{
+	return c->array[smp_processor_id()];
+}
+
 static struct slab_counts counts_of(struct kmem_cache *c)
 {
 	struct slab_counts n;
@@ -66,32 +75,72 @@ static unsigned int estimate(size_t bytes, size_t bs, size_t align, int on_slab,
 
 /* ---- layout --------------------------------------------------------------- */
 
-/* Checks c's layout; its order must be the smallest that holds an object,
- * grown only below break_order while more than 1/8 is wasted. */
+/* The test's own cost of a slab of 2^order pages for objects of c's size:
+ * its bytes beside the objects (tail, descriptor, or an off-slab
+ * descriptor's internal object); *n gets the objects, 0 if none fit. */
+static size_t fit_cost(struct kmem_cache *c, unsigned int order, int off_slab, unsigned int *n)
+{
+	size_t bytes = PAGE_SIZE << order, m;
+	struct kmem_cache *d;
+
+	*n = estimate(bytes, c->buffer_size, c->align, !off_slab, &m);
+	if (!*n || !off_slab)
+		return bytes - *n * c->buffer_size;
+	d = kmem_find_internal_cachep(sizeof(struct slab) + *n * sizeof(kmem_bufctl_t));
+	if (!d)
+		*n = 0;
+	return d ? bytes - *n * c->buffer_size + d->buffer_size : 0;
+}
+
+/* Does (cost, order) spend at most half the share of its slab that
+ * (best, best_order) does (the same order: less)? */
+static int spends_less(size_t cost, unsigned int order, size_t best, unsigned int best_order)
+{
+	if (order == best_order)
+		return cost < best;
+	return (cost << best_order) * 2 <= (best << order);
+}
+
+/* Checks c's layout: the objects its order holds with its descriptor
+ * placement; no order up to SLAB_FIT_ORDER (or the break) and placement
+ * that spends a smaller share of the slab beside its objects (at a larger
+ * order, half or less); and below its order, none that holds an object
+ * unless below break_order while wasting more than 1/8 (Linux 2.6's
+ * rule) or spending more. */
 static void check_layout(struct ktest *t, struct kmem_cache *c, unsigned int break_order)
 {
 	size_t bytes = slab_bytes(c), used = c->num * c->buffer_size + on_slab_mgmt(c), left, m;
-	int initially_on_slab = c->buffer_size < OFF_SLAB_MIN_SIZE;
-	unsigned int o;
+	unsigned int o, n, limit = max_t(unsigned int, break_order, SLAB_FIT_ORDER), chosen_n;
+	size_t chosen, cost;
+	int off;
 
 	KTEST_ASSERT_LE(t, used, bytes);
 	left = bytes - used;
 	KTEST_EXPECT_EQ(t, c->num * c->buffer_size + on_slab_mgmt(c) + left, bytes);
+	/* placed off the slab, a descriptor moves into the tail if it fits there */
+	chosen = fit_cost(c, c->gfporder, 0, &chosen_n);
+	if (chosen_n != c->num)
+		chosen = fit_cost(c, c->gfporder, 1, &chosen_n);
+	KTEST_EXPECT_EQ(t, chosen_n, c->num);
 	KTEST_EXPECT_EQ(t, c->num, estimate(bytes, c->buffer_size, c->align, !OFF_SLAB(c), &m));
 	KTEST_EXPECT_EQ(t, c->slab_size, OFF_SLAB(c) ?
 			sizeof(struct slab) + c->num * sizeof(kmem_bufctl_t) : m);
 	KTEST_EXPECT_EQ(t, c->colour, left / c->colour_off);
 	KTEST_EXPECT_EQ(t, c->colour_off, max_t(size_t, L1_CACHE_BYTES, c->align));
-	/* each smaller order holds nothing, or is below the break and too wasteful */
-	for (o = 0; o < c->gfporder; o++) {
-		size_t b = PAGE_SIZE << o;
-		unsigned int n = estimate(b, c->buffer_size, c->align, initially_on_slab, &m);
+	for (o = 0; o <= limit && o < MAX_ORDER; o++) {
+		for (off = 0; off < 2; off++) {
+			size_t mo, waste;
 
-		KTEST_EXPECT_TRUE(t, !n || (o < break_order && (b - n * c->buffer_size - m) * 8 > b));
+			cost = fit_cost(c, o, off, &n);
+			if (!n || (o == c->gfporder && n == c->num))
+				continue;
+			estimate(PAGE_SIZE << o, c->buffer_size, c->align, !off, &mo);
+			waste = (PAGE_SIZE << o) - n * c->buffer_size - mo;
+			if (o < c->gfporder && o < break_order && waste * 8 > (PAGE_SIZE << o))
+				continue;	/* Linux's rule grew past it */
+			KTEST_EXPECT_FALSE(t, spends_less(cost, o, chosen, c->gfporder));
+		}
 	}
-	/* below the break, growth stops within the 1/8 bound */
-	if (c->gfporder < break_order && c->gfporder + 1 < MAX_ORDER)
-		KTEST_EXPECT_LE(t, left * 8, bytes);
 	ktest_info(t, "%6zu bytes: order %u, %3u objects, %5zu bytes left, %2u colours, %s",
 		   c->buffer_size, c->gfporder, c->num, left, c->colour,
 		   OFF_SLAB(c) ? "off-slab" : "on-slab");
@@ -264,7 +313,7 @@ static void descriptor_on_or_off_slab(struct ktest *t)
 static void colour_offsets_cycle(struct ktest *t)
 {
 	static void *obj[256];
-	struct kmem_cache *c = kmem_cache_create("test_colour", 450, 0, 0, NULL, NULL);
+	struct kmem_cache *c = kmem_cache_create("test_colour", 1100, 0, 0, NULL, NULL);
 	unsigned int i, n = 0, slabs, first = 0;
 	unsigned long flags;
 
@@ -438,13 +487,13 @@ static void array_cache_sizes(struct ktest *t)
 		struct kmem_cache *c = kmem_cache_create("test_limit", sizes[i], 0, 0, NULL, NULL);
 
 		KTEST_ASSERT_NOT_NULL(t, c);
-		KTEST_EXPECT_EQ(t, cpu_cache(c)->limit, expected_limit(c->buffer_size));
-		KTEST_EXPECT_EQ(t, cpu_cache(c)->batchcount, (cpu_cache(c)->limit + 1) / 2);
+		KTEST_EXPECT_EQ(t, this_magazine(c)->limit, expected_limit(c->buffer_size));
+		KTEST_EXPECT_EQ(t, this_magazine(c)->batchcount, (this_magazine(c)->limit + 1) / 2);
 		KTEST_EXPECT_EQ(t, c->free_limit, (1 + NR_CPUS) * c->batchcount + c->num);
 		/* an internal object with cache lines of its own */
-		KTEST_EXPECT_TRUE(t, is_internal(virt_to_page(cpu_cache(c))->slab_cache));
-		KTEST_EXPECT_EQ(t, (uintptr_t)cpu_cache(c) % L1_CACHE_BYTES, 0u);
-		KTEST_EXPECT_GE(t, ksize_of_internal(cpu_cache(c)), (size_t)L1_CACHE_BYTES);
+		KTEST_EXPECT_TRUE(t, is_internal(virt_to_page(this_magazine(c))->slab_cache));
+		KTEST_EXPECT_EQ(t, (uintptr_t)this_magazine(c) % L1_CACHE_BYTES, 0u);
+		KTEST_EXPECT_GE(t, ksize_of_internal(this_magazine(c)), (size_t)L1_CACHE_BYTES);
 		KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 	}
 }
@@ -460,7 +509,7 @@ static void array_cache_batches(struct ktest *t)
 	unsigned int i, batch, limit;
 
 	KTEST_ASSERT_NOT_NULL(t, c);
-	ac = cpu_cache(c);
+	ac = this_magazine(c);
 	batch = ac->batchcount;
 	limit = ac->limit;
 	KTEST_ASSERT_LE(t, 2 * limit, ARRAY_SIZE(obj));
@@ -526,7 +575,7 @@ static void reap_timer_gives_pages_back(struct ktest *t)
 	churn(c, obj, ARRAY_SIZE(obj));
 	KTEST_EXPECT_GT(t, count_free_slabs(c), 1UL);
 	slabs0 = counts_of(c).num_slabs;	/* other CPUs' reapers reap c too */
-	avail0 = cpu_cache(c)->avail;
+	avail0 = this_magazine(c)->avail;
 	free0 = nr_free_pages();
 	start = this_cpu_reap_passes();
 	while (this_cpu_reap_passes() < start + 2 && waited < 3 * REAP_INTERVAL) {
@@ -537,9 +586,9 @@ static void reap_timer_gives_pages_back(struct ktest *t)
 	KTEST_EXPECT_GT(t, nr_free_pages(), free0);
 	KTEST_EXPECT_LT(t, counts_of(c).num_slabs, slabs0);
 	KTEST_EXPECT_EQ(t, count_free_slabs(c), 0UL);
-	KTEST_EXPECT_LT(t, cpu_cache(c)->avail, avail0);	/* idle: partly drained */
+	KTEST_EXPECT_LT(t, this_magazine(c)->avail, avail0);	/* idle: partly drained */
 	ktest_info(t, "after %lu ticks: %lu of %lu slabs left, %u of %u objects in the array cache",
-		   waited, counts_of(c).num_slabs, slabs0, cpu_cache(c)->avail, avail0);
+		   waited, counts_of(c).num_slabs, slabs0, this_magazine(c)->avail, avail0);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 }
 
@@ -560,7 +609,7 @@ static void shrink_gives_pages_back(struct ktest *t)
 	KTEST_EXPECT_EQ(t, pages, (slabs - 1) << c->gfporder);	/* all but keep's slab */
 	KTEST_EXPECT_EQ(t, nr_free_pages(), before + pages);
 	KTEST_EXPECT_EQ(t, c->num_slabs, 1UL);
-	KTEST_EXPECT_EQ(t, cpu_cache(c)->avail, 0u);
+	KTEST_EXPECT_EQ(t, this_magazine(c)->avail, 0u);
 	KTEST_EXPECT_EQ(t, counts_of(c).held, 1UL);
 	KTEST_EXPECT_EQ(t, kmem_cache_shrink(c), 0);
 	kmem_cache_free(c, keep);
@@ -599,7 +648,7 @@ static void destroy_refuses_live_objects(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), -1);
 	KTEST_EXPECT_EQ(t, counts_of(c).held, 1UL);
 	kmem_cache_free(c, b);
-	KTEST_EXPECT_GT(t, cpu_cache(c)->avail, 0u);
+	KTEST_EXPECT_GT(t, this_magazine(c)->avail, 0u);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 	KTEST_EXPECT_FALSE(t, on_chain(c));
 }
@@ -625,7 +674,7 @@ static void slabinfo_counts_match(struct ktest *t)
 	kmem_get_stats(&b);
 	n = counts_of(c);
 	KTEST_EXPECT_EQ(t, n.held, 30UL);
-	KTEST_EXPECT_EQ(t, n.cached, (unsigned long)cpu_cache(c)->avail);
+	KTEST_EXPECT_EQ(t, n.cached, (unsigned long)this_magazine(c)->avail);
 	KTEST_EXPECT_EQ(t, n.active_objs, n.held + n.cached);
 	KTEST_EXPECT_EQ(t, n.num_objs, n.num_slabs * c->num);
 	KTEST_EXPECT_EQ(t, n.num_objs - n.active_objs, c->free_objects);
@@ -799,7 +848,7 @@ static void bad_frees_change_nothing(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, b);
 	slabp = virt_to_page(a)->slab;
 	kmem_cache_free(c, a);
-	avail = cpu_cache(c)->avail;
+	avail = this_magazine(c)->avail;
 	free_objects = c->free_objects;
 
 	ktest_expect_reports(t, 10);			/* eight bad frees, two ksize() */
@@ -816,7 +865,7 @@ static void bad_frees_change_nothing(struct ktest *t)
 	kmem_cache_free(c, page);			/* "not a slab object" */
 	kmem_cache_free(c, &page);
 	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 8);
-	KTEST_EXPECT_EQ(t, cpu_cache(c)->avail, avail);
+	KTEST_EXPECT_EQ(t, this_magazine(c)->avail, avail);
 	KTEST_EXPECT_EQ(t, c->free_objects, free_objects);
 	KTEST_EXPECT_EQ(t, slab_bufctl(slabp)[obj_to_index(c, slabp, b)], BUFCTL_OUT);
 	KTEST_EXPECT_EQ(t, ksize(b + 8), 0u);
@@ -826,13 +875,13 @@ static void bad_frees_change_nothing(struct ktest *t)
 	kmem_cache_shrink(c);				/* a back on its slab's free chain */
 	/* a freed again now would go into the magazine unseen (and a memory
 	 * checker on the host would stop there): put it there by hand */
-	ac_entry_set(cpu_cache(c), 0, a);
-	ac_set_avail(cpu_cache(c), 1);
+	ac_entry_set(this_magazine(c), 0, a);
+	ac_set_avail(this_magazine(c), 1);
 	KTEST_EXPECT_GT(t, kmem_validate(), 0);		/* "... is free in its slab" */
 	ktest_expect_reports(t, 1);
 	kmem_cache_shrink(c);				/* the flush finds it free */
 	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 11);
-	KTEST_EXPECT_EQ(t, cpu_cache(c)->avail, 0u);
+	KTEST_EXPECT_EQ(t, this_magazine(c)->avail, 0u);
 	KTEST_EXPECT_EQ(t, counts_of(c).held, 1UL);	/* b, and a free once */
 	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
 	kmem_cache_free(c, b);				/* still fine */
@@ -863,7 +912,7 @@ static void internal_objects_refused(struct ktest *t)
 	p = kmem_cache_alloc(c, GFP_KERNEL);
 	KTEST_ASSERT_NOT_NULL(t, p);
 	slabp = virt_to_page(p)->slab;
-	ac = cpu_cache(c);
+	ac = this_magazine(c);
 	mags = virt_to_page(ac)->slab_cache;
 	KTEST_ASSERT_TRUE(t, virt_to_page(c)->slab_cache == &cache_cache);
 	KTEST_ASSERT_TRUE(t, virt_to_page(slabp)->slab_cache == c->slabp_cache);
@@ -949,7 +998,7 @@ static void **use_up_free_objects(struct kmem_cache *c)
 {
 	void **chain = NULL, **p;
 
-	while (cpu_cache(c)->avail || c->free_objects) {
+	while (this_magazine(c)->avail || c->free_objects) {
 		p = is_internal(c) ? slab_internal_alloc(c, GFP_ATOMIC) :
 				     kmem_cache_alloc(c, GFP_ATOMIC);
 		if (!p)
@@ -1065,7 +1114,7 @@ static void grow_failure_gives_pages_back(struct ktest *t)
 		KTEST_EXPECT_NULL(t, p);
 		KTEST_EXPECT_EQ(t, nr_free_pages(), free0);
 		KTEST_EXPECT_EQ(t, c->num_slabs, 0UL);
-		KTEST_EXPECT_EQ(t, cpu_cache(c)->avail, 0u);
+		KTEST_EXPECT_EQ(t, this_magazine(c)->avail, 0u);
 		KTEST_EXPECT_EQ(t, kmem_validate(), 0);
 		kmem_cache_free(c, p);
 	}
@@ -1095,7 +1144,7 @@ static void validator_finds_corruption(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, a);
 	b = kmem_cache_alloc(c, GFP_ATOMIC);
 	KTEST_ASSERT_NOT_NULL(t, b);
-	ac = cpu_cache(c);
+	ac = this_magazine(c);
 	page = virt_to_page(a);
 	slabp = page->slab;
 	state = &slab_bufctl(slabp)[obj_to_index(c, slabp, a)];
@@ -1283,8 +1332,8 @@ static void tune_resizes_magazines(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, c);
 	keep = kmem_cache_alloc(c, GFP_KERNEL);
 	fill_magazine(c, 10);
-	KTEST_EXPECT_GT(t, ac_avail(cpu_cache(c)), 0u);
-	mags = virt_to_page(cpu_cache(c))->slab_cache;	/* where the magazines come from */
+	KTEST_EXPECT_GT(t, ac_avail(this_magazine(c)), 0u);
+	mags = virt_to_page(this_magazine(c))->slab_cache;	/* where the magazines come from */
 	KTEST_ASSERT_TRUE(t, is_internal(mags));
 	KTEST_ASSERT_TRUE(t, mags != kmem_find_internal_cachep(sizeof(struct array_cache) +
 							       30 * sizeof(void *)));
@@ -1330,7 +1379,7 @@ static void magazines_only_for_cpus_that_run(struct ktest *t)
 	void *a, *b;
 
 	KTEST_ASSERT_NOT_NULL(t, c);
-	mags = virt_to_page(cpu_cache(c))->slab_cache;
+	mags = virt_to_page(this_magazine(c))->slab_cache;
 	mags_held = counts_of(mags).held;
 	for (cpu = 0; cpu < NR_CPUS; cpu++) {
 		if (cpu_online(cpu)) {
@@ -1626,6 +1675,38 @@ static void racing_double_free_found_at_flush(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(r.c), 0);
 }
 
+/* What a function's comment says of its caller ("interrupts off", "LOCK
+ * held") is checked with CONFIG_DEBUG_ASSERT (the debug configurations,
+ * every host test build): a helper called the wrong way is reported, a
+ * WARNING or a spinlock BUG line, and does its work all the same.
+ * cpu_cache() wants interrupts off, cache_get_counts() c->lock as well.
+ * The lock's check is exact where the holder is recorded (DEBUG_SPINLOCK),
+ * or where no other CPU can hold the lock meanwhile. */
+static void broken_rules_are_reported(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_find_general_cachep(64);
+	int lock_exact = IS_ENABLED(CONFIG_DEBUG_SPINLOCK) ||
+			 (IS_ENABLED(CONFIG_SMP) && num_online_cpus() == 1);
+	struct slab_counts n;
+	unsigned long flags;
+
+	if (!IS_ENABLED(CONFIG_DEBUG_ASSERT)) {
+		ktest_skip(t, "CONFIG_DEBUG_ASSERT is off: the assertions compile to nothing");
+		return;
+	}
+	ktest_expect_reports(t, 1 + lock_exact);
+	KTEST_EXPECT_PTR_EQ(t, cpu_cache(c), this_magazine(c));	/* interrupts on: one */
+	local_irq_save(flags);
+	KTEST_EXPECT_PTR_EQ(t, cpu_cache(c), this_magazine(c));	/* kept: none */
+	if (lock_exact)
+		cache_get_counts(c, &n);			/* no c->lock: one */
+	spin_lock(&c->lock);
+	cache_get_counts(c, &n);				/* both kept: none */
+	spin_unlock(&c->lock);
+	local_irq_restore(flags);
+	KTEST_EXPECT_GE(t, n.num_objs, n.active_objs);
+}
+
 static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(order_follows_waste_rule),
 	KTEST_CASE(large_objects_fit_fragmented_memory),
@@ -1657,6 +1738,7 @@ static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(reaper_ages_every_cpu),
 	KTEST_CASE(validate_sound_while_others_allocate),
 	KTEST_CASE(racing_double_free_found_at_flush),
+	KTEST_CASE(broken_rules_are_reported),
 	{}
 };
 

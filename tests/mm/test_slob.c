@@ -377,7 +377,7 @@ static void second_free_in_destructor_is_refused(struct ktest *t)
 	KTEST_EXPECT_PTR_NE(t, refree_again, obj);	/* obj was still being freed */
 	next = kmem_cache_alloc(refree_cache, GFP_KERNEL);	/* refree_again stays live */
 	KTEST_EXPECT_PTR_NE(t, next, refree_again);
-	KTEST_EXPECT_EQ(t, slob_cache_inuse(refree_cache), 2UL);
+	KTEST_EXPECT_EQ(t, cache_live_objects(refree_cache), 2UL);
 	kmem_cache_free(refree_cache, next);
 	kmem_cache_free(refree_cache, refree_again);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(refree_cache), 0);

@@ -27,6 +27,7 @@
 #include <tiny/spinlock.h>
 #include <tiny/string.h>
 #include <tiny/timer.h>
+#include "../../mm/slab_common.h"	/* struct page, large blocks */
 
 /* Skips the case unless n CPUs are online; returns nonzero if it may run. */
 static int need_cpus(struct ktest *t, unsigned int n)

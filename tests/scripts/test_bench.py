@@ -6,10 +6,11 @@ cases run the real host builds (make bench's binaries, built here if
 missing) without QEMU (--no-kernel), without callgrind and with one peer,
 on the first lines of the shipped trace, which takes seconds: on 2 MiB the
 allocators run out of memory and bench must count the failures and exit
-1; on 32 MiB the same run is clean and exits 0, and the allocators take
-next to no host page fault (their RAM is backed before the replay).  The
-allocators run are ALLOCATORS (--allocators): SLAB, SLUB, SLOB and SLOB's
-fast heap.
+1; on 32 MiB the same run is clean and exits 0, the allocators take next
+to no host page fault (their RAM is backed before the replay), and
+neither does glibc in its timed pass (it is timed after a warm-up pass).
+The allocators run are ALLOCATORS (--allocators): SLAB, SLUB, SLOB and
+SLOB's fast heap.
 Where the host runs no i386 program (scripts/i386_probe.py), the same
 runs use the 64-bit builds (bench-timed-64), and the word-size row must
 say so.
@@ -98,7 +99,8 @@ def small_run(tmp, mem):
     if not os.path.exists(trace):
         first_lines(trace, 60000)
     return bench("--no-kernel", "--no-callgrind", "--mem", str(mem), "--runs", "2",
-                 "--peers", "glibc", "--allocators", ",".join(ALLOCATORS), "--trace", trace, "--build", BUILD,
+                 "--peers", "glibc", "--allocators", ",".join(ALLOCATORS), "--trace", trace,
+                 "--build", BUILD,
                  "--out", os.path.join(tmp, f"out-{mem}"))
 
 
@@ -142,8 +144,14 @@ def verdict_counts_failures():
             problems.append(f"32 MiB: row {label!r} incomplete: {cells}")
     if "FAILED" in clean.stdout:
         problems.append("32 MiB: a FAILED line")
-    faults = row(clean.stdout, "host page faults in the replay")
+    faults = row(clean.stdout, "host page faults in the timed replay")
     if not faults or not all(f.isdigit() and int(f) < 100 for f in faults[:len(ALLOCATORS)]):
         problems.append(f"32 MiB: the allocators took host page faults in the replay "
                         f"(is the RAM not backed beforehand?): {faults}")
+    # glibc is timed on a second pass, its heap kept from the first (issue 32):
+    # without the warm-up it took about 1,700 faults on this trace, 140 with it
+    glibc = len(ALLOCATORS)
+    if not faults or len(faults) <= glibc or not faults[glibc].isdigit() or int(faults[glibc]) > 600:
+        problems.append(f"32 MiB: glibc took host page faults in its timed replay (was it not "
+                        f"warmed up first?): {faults}")
     return problems, small.stdout + small.stderr + clean.stdout + clean.stderr

@@ -11,6 +11,7 @@ import json
 import os
 import struct
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -630,3 +631,32 @@ def shipped_trace():
             if elapsed > 30:
                 problems.append(f"the conversion took {elapsed:.1f} s")
     return problems, r.output() + f"\nconversion took {elapsed:.2f} s"
+
+
+@case
+def stats_sizes_live_at_end_and_page_floor():
+    """The size histogram counts every allocation in its class, live_at_end_* what is
+    never freed, and scripts/traces.py page_floor() packs each cache and kmalloc class
+    on pages of its own at the peak: three 100-byte kmallocs (class 128: one page) and
+    two 3000-byte objects of one cache (6000 bytes: two pages) make 3 pages."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    import traces
+    problems = []
+    trace = text([km(0, 0xa0, 100), km(1, 0xa1, 100), km(2, 0xa2, 100),
+                  ca(3, 0xb0, 3000), ca(4, 0xb1, 3000),
+                  kf(5, 0xa0), cf(6, 0xb0, "big"), cf(7, 0xb1, "big"), km(8, 0xc0, 5000)])
+    with tempfile.TemporaryDirectory() as tmp:
+        r = convert(tmp, trace)
+        if converted(r, problems):
+            expect_stats(problems, r.stats, live_at_end_objects=3,
+                         live_at_end_bytes=200 + 5000)
+            h = r.stats.get("size_histogram", {})
+            expect(problems, "<=128", h.get("<=128"), 3)
+            expect(problems, "<=4096", h.get("<=4096"), 2)
+            expect(problems, ">4096", h.get(">4096"), 1)
+            expect(problems, "histogram total", sum(h.values()), r.stats["allocs"])
+            pages, peak, nr = traces.page_floor(os.path.join(tmp, "out.replay"))
+            expect(problems, "floor pages", pages, 3)
+            expect(problems, "floor peak", peak, 6300)
+            expect(problems, "floor caches and classes", nr, 2)
+    return problems, r.output()

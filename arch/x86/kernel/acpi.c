@@ -54,7 +54,6 @@ struct acpi_madt {
 #define MADT_LAPIC		0
 #define MADT_LAPIC_OVERRIDE	5
 #define MADT_LAPIC_ENABLED	0x1
-#define MADT_LAPIC_ONLINE_CAP	0x2
 
 struct mp_floating {
 	char signature[4];		/* "_MP_" */
@@ -85,7 +84,6 @@ struct mp_config {
 #define MP_PROCESSOR_LEN	20
 #define MP_OTHER_LEN		8
 #define MP_CPU_ENABLED		0x1
-#define MP_CPU_BSP		0x2
 
 unsigned int fw_table_reports;
 

@@ -97,15 +97,11 @@ static void wait_count(unsigned int *count, unsigned int n, const char *what)
 	}
 }
 
-int smp_call_function(smp_call_func_t fn, void *info, int wait)
+int arch_smp_call_function(smp_call_func_t fn, void *info, int wait)
 {
 	struct call_block b = { fn, info, wait, 0, 0 };
 	unsigned int n;
 
-	if (WARN_ON(irqs_disabled()))
-		return -1;	/* <tiny/smp.h>: with interrupts off it runs nothing */
-	if (num_online_cpus() == 1)
-		return 0;
 	spin_lock(&call_lock);	/* interrupts stay on: we may be called meanwhile */
 	call_current = &b;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);

@@ -1,4 +1,5 @@
-/* arch/irqflags.h (i386) - the interrupt flag (EFLAGS.IF) as saved state. */
+/* arch/irqflags.h (i386) - the interrupt flag (EFLAGS.IF) as saved state:
+ * the primitives <tiny/irqflags.h> builds on. */
 #ifndef ARCH_IRQFLAGS_H
 #define ARCH_IRQFLAGS_H
 
@@ -22,15 +23,6 @@ static inline void arch_local_irq_enable(void)
 	__asm__ __volatile__("sti" : : : "memory");
 }
 
-/* Disables interrupts and returns the previous EFLAGS. */
-static inline unsigned long arch_local_irq_save(void)
-{
-	unsigned long flags = arch_local_save_flags();
-
-	arch_local_irq_disable();
-	return flags;
-}
-
 static inline void arch_local_irq_restore(unsigned long flags)
 {
 	__asm__ __volatile__("pushl %0; popfl" : : "g"(flags) : "memory", "cc");
@@ -39,11 +31,6 @@ static inline void arch_local_irq_restore(unsigned long flags)
 static inline int arch_irqs_disabled_flags(unsigned long flags)
 {
 	return !(flags & X86_EFLAGS_IF);
-}
-
-static inline int arch_irqs_disabled(void)
-{
-	return arch_irqs_disabled_flags(arch_local_save_flags());
 }
 
 #endif /* ARCH_IRQFLAGS_H */

@@ -73,7 +73,9 @@ static inline int cpu_online(unsigned int cpu)
 	return cpu < CONFIG_NR_CPUS && x86_cpus[cpu].state == CPU_ONLINE;
 }
 
-int smp_call_function(void (*fn)(void *), void *info, int wait);
+/* smp_call_function() once kernel/smp.c has checked the contract
+ * (interrupts on, another CPU online): the IPIs and the waiting. */
+int arch_smp_call_function(smp_call_func_t fn, void *info, int wait);
 unsigned int smp_run_on_all_cpus(void (*fn)(void *), void *arg);
 
 /* Boot-time bring-up, called by init/main.c and arch code (smpboot.c). */

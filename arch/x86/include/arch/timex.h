@@ -9,6 +9,14 @@ static inline u64 get_cycles(void)
 	return rdtsc();
 }
 
+/* get_cycles() per millisecond: the TSC's rate, calibrated at boot against
+ * the PIT (arch/x86/kernel/apic.c); 0 until then. */
+extern unsigned long tsc_khz;
+static inline unsigned long cycles_per_ms(void)
+{
+	return __atomic_load_n(&tsc_khz, __ATOMIC_RELAXED);
+}
+
 /* Brackets the allocator calls a benchmark measures (kind: MEASURE_ALLOC or
  * MEASURE_FREE).  Nothing to do here; the host build counts instructions
  * between them under callgrind. */

@@ -15,7 +15,6 @@
 #define APIC_DEFAULT_BASE	0xfee00000UL
 
 #define APIC_ID		0x020	/* bits 24-31 */
-#define APIC_VERSION	0x030
 #define APIC_TPR	0x080
 #define APIC_EOI	0x0b0
 #define APIC_SVR	0x0f0
@@ -24,7 +23,6 @@
 #define APIC_ICR_HIGH	0x310	/* destination in bits 24-31 */
 #define APIC_LVT_TIMER	0x320
 #define APIC_LVT_LINT0	0x350
-#define APIC_LVT_LINT1	0x360
 #define APIC_LVT_ERROR	0x370
 #define APIC_TIMER_INIT	0x380
 #define APIC_TIMER_CUR	0x390

@@ -22,11 +22,6 @@ static inline void outw(u16 value, u16 port)
 	__asm__ __volatile__("outw %0, %1" : : "a"(value), "Nd"(port));
 }
 
-static inline void outl(u32 value, u16 port)
-{
-	__asm__ __volatile__("outl %0, %1" : : "a"(value), "Nd"(port));
-}
-
 /* A write to an unused port: about a microsecond of delay for slow devices. */
 static inline void io_delay(void)
 {

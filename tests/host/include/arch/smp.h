@@ -37,7 +37,9 @@ static inline int cpu_online(unsigned int cpu)
 	return cpu < num_online_cpus();
 }
 
-int smp_call_function(smp_call_func_t fn, void *info, int wait);
+/* smp_call_function() once kernel/smp.c has checked the contract
+ * (interrupts on, another CPU online): the IPIs and the waiting. */
+int arch_smp_call_function(smp_call_func_t fn, void *info, int wait);
 unsigned int smp_run_on_all_cpus(smp_call_func_t fn, void *arg);
 
 #endif /* ARCH_SMP_H */
