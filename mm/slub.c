@@ -270,6 +270,7 @@ struct page *new_slab(struct kmem_cache *c, gfp_t flags)
 	const struct slub_order *o;
 	struct page *page;
 
+	assert_spin_not_held(&c->list_lock);
 	page = alloc_pages(gfp | (has_fallback ? __GFP_NOWARN : 0), c->oo[0].order);
 	if (!page && has_fallback) {
 		which = 1;
@@ -294,6 +295,7 @@ void discard_slab(struct kmem_cache *c, struct page *page)
 	uintptr_t base = slab_base(page);
 	unsigned int i;
 
+	assert_spin_not_held(&c->list_lock);
 	/* back to the page allocator as it gave them: ours to touch */
 	kmem_mark_internal((void *)base, PAGE_SIZE << o->order);
 	for (i = 0; c->common.dtor && i < o->objects; i++)
@@ -805,6 +807,7 @@ static void make_kmalloc_caches(void)
  * Boot, interrupts off. */
 void kmem_cache_init(void)
 {
+	assert_irqs_disabled();
 	if (slub_max_order == ~0u)
 		slub_max_order = slub_default_max_order;
 	kmem_cache_cache.common = (struct kmem_cache_common){

@@ -196,6 +196,7 @@ unsigned long slub_mode_pages(void)
 /* This CPU's kmem_cache_cpu of c, for code with interrupts off. */
 static inline struct kmem_cache_cpu *this_cpu_slab(const struct kmem_cache *c)
 {
+	assert_irqs_disabled();
 	return arch_this_cpu_ptr(c->cpu_slab);
 }
 
@@ -209,6 +210,7 @@ static inline struct kmem_cache_cpu *per_cpu_slab(const struct kmem_cache *c, un
  * changed). */
 static void cpu_set_freelist(struct kmem_cache_cpu *kcc, void *freelist)
 {
+	assert_irqs_disabled();
 	WRITE_ONCE(kcc->freelist, freelist);
 	WRITE_ONCE(kcc->tid, next_tid(kcc->tid));
 }
@@ -274,6 +276,7 @@ static void *get_freelist(struct kmem_cache *c, struct page *page)
 {
 	u32 old = slab_state(page), new;
 
+	assert_irqs_disabled();
 	do
 		new = make_state(SLUB_FREE_NONE, slab_objects(c, page),
 				 state_free(old) != SLUB_FREE_NONE);
@@ -289,6 +292,7 @@ static void unfreeze_partials(struct kmem_cache *c, struct page *list)
 	struct page *page, *discard = NULL;
 	u32 old;
 
+	assert_irqs_disabled();
 	spin_lock(&c->list_lock);
 	while ((page = list)) {
 		list = page->next;
@@ -316,6 +320,7 @@ static void put_cpu_partial(struct kmem_cache *c, struct page *page, int drain)
 	unsigned int cpu = smp_processor_id();
 	struct page *old = c->cpu_partial.slab[cpu], *to_unfreeze = NULL;
 
+	assert_irqs_disabled();
 	if (old && drain && old->slabs >= c->cpu_partial_slabs) {
 		to_unfreeze = old;
 		old = NULL;
@@ -351,6 +356,7 @@ static struct page *get_partial(struct kmem_cache *c, void **freelist)
 	struct page *page, *n, *got = NULL;
 	unsigned int more = 0;
 
+	assert_irqs_disabled();
 	if (!READ_ONCE(c->nr_partial))
 		return NULL;
 	spin_lock(&c->list_lock);
@@ -383,6 +389,7 @@ static void deactivate_slab(struct kmem_cache *c, struct page *page, void *freel
 	int locked = 0;
 	u32 old, new;
 
+	assert_irqs_disabled();
 	for (p = freelist; p; p = get_freepointer(c, p)) {
 		tail = p;
 		nfree++;
@@ -425,6 +432,7 @@ static void flush_cpu_slab(struct kmem_cache *c)
 	struct page *list = c->cpu_partial.slab[cpu];
 	void *freelist = kcc->freelist;
 
+	assert_irqs_disabled();
 	if (kcc->slab) {
 		struct page *page = slab_page(kcc->slab);
 
@@ -478,6 +486,7 @@ static struct page *new_cpu_slab(struct kmem_cache *c, gfp_t flags, void **freel
 	unsigned int cpu = smp_processor_id();
 	struct page *page;
 
+	assert_irqs_disabled();
 	while ((page = c->cpu_partial.slab[cpu])) {
 		WRITE_ONCE(c->cpu_partial.slab[cpu], page->next);
 		*freelist = get_freelist(c, page);
@@ -503,6 +512,7 @@ static void *refill_and_take(struct kmem_cache *c, gfp_t flags)
 	void *obj = kcc->freelist;
 	struct page *page;
 
+	assert_irqs_disabled();
 	if (!obj && kcc->slab) {
 		obj = get_freelist(c, slab_page(kcc->slab));
 		if (!obj)		/* full: it stays where it is, on no list */
@@ -545,6 +555,7 @@ static const char *free_to_slab(struct kmem_cache *c, void *obj, uintptr_t base,
 	u32 old = slab_state(page);
 	void *prior;
 
+	assert_irqs_disabled();
 	for (;;) {
 		if (locked) {
 			spin_unlock(&c->list_lock);

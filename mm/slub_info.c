@@ -79,6 +79,7 @@ static unsigned long node_free_objects(struct kmem_cache *c)
 	unsigned long n = 0;
 	struct page *page;
 
+	assert_irqs_disabled();
 	spin_lock(&c->list_lock);
 	list_for_each_entry(page, &c->partial, lru)
 		n += slab_objects(c, page) - state_inuse(slab_state(page));
@@ -181,6 +182,7 @@ static int validate_partial_slab(struct kmem_cache *c, struct page *page)
 	unsigned int n, inuse = state_inuse(s);
 	int errors = validate_slab_pages(c, page);
 
+	assert_spin_held(&c->list_lock);
 	if (errors)
 		return errors;
 	if (state_frozen(s))
@@ -205,6 +207,7 @@ static int validate_node(struct kmem_cache *c)
 	struct page *page;
 	int errors = 0;
 
+	assert_irqs_disabled();
 	spin_lock(&c->list_lock);
 	list_for_each_entry(page, &c->partial, lru) {
 		errors += validate_partial_slab(c, page);
@@ -228,6 +231,7 @@ static int validate_this_cpu(struct kmem_cache *c)
 	unsigned int n;
 	int errors = 0;
 
+	assert_irqs_disabled();
 	if (IS_ENABLED(CONFIG_SLUB_TINY))
 		return 0;
 	kcc = arch_this_cpu_ptr(c->cpu_slab);
