@@ -23,9 +23,11 @@
  *
  * Slab order, as Linux chooses it (calculate_order()): the smallest
  * order that holds slub_min_objects objects (4 * (fls(CPUs) + 1), CPUs
- * being NR_CPUS: Linux's nr_cpu_ids) wasting at most 1/16 of the slab, then
- * 1/8, then 1/4, then fewer objects, up to slub_max_order (3; 1 for
- * SLUB_TINY); both are boot options.  The fallback order is the smallest
+ * being num_possible_cpus(), the firmware's list: Linux's nr_cpu_ids)
+ * wasting at most 1/16 of the slab, then 1/8, then 1/4, then fewer
+ * objects, up to slub_max_order (3; 1 for SLUB_TINY); both are boot
+ * options.  So a machine of one CPU gets smaller slabs than one of eight,
+ * as under Linux, and keeps fewer free objects in its CPU slabs.  The fallback order is the smallest
  * that holds one object: a slab is tried at the preferred order without
  * a warning, then at the fallback, so a fragmented page allocator slows a
  * cache down instead of failing it.
@@ -120,7 +122,7 @@ static int slub_min_objects_setup(const char *val)
 	return r;
 }
 kernel_param("slub_min_objects", slub_min_objects_setup,
-	     "=N: objects a slab should hold (default 4 * (fls(NR_CPUS) + 1))");
+	     "=N: objects a slab should hold (default 4 * (fls(CPUs) + 1))");
 
 /* ---- layout ------------------------------------------------------------------- */
 
@@ -154,15 +156,20 @@ static unsigned int fls_uint(unsigned int x)
 	return x ? 32 - (unsigned int)__builtin_clz(x) : 0;
 }
 
+/* The objects a slab should hold: slub_min_objects=, or Linux's default
+ * for the machine's CPUs. */
+static unsigned int min_objects_wanted(void)
+{
+	return slub_min_objects ? slub_min_objects : 4 * (fls_uint(num_possible_cpus()) + 1);
+}
+
 /* Linux's calculate_order(): the preferred order of objects of size bytes,
  * or MAX_ORDER if none holds one. */
 static unsigned int calculate_order(size_t size)
 {
 	unsigned int max_order = min_t(unsigned int, slub_max_order, MAX_ORDER - 1);
-	unsigned int min_objects = slub_min_objects, fraction, order;
+	unsigned int min_objects = min_objects_wanted(), fraction, order;
 
-	if (!min_objects)
-		min_objects = 4 * (fls_uint(NR_CPUS) + 1);
 	min_objects = min(min_objects, order_objects(max_order, size));
 	for (; min_objects > 1; min_objects--)
 		for (fraction = 16; fraction >= 4; fraction /= 2) {
@@ -817,9 +824,8 @@ void kmem_cache_init(void)
 		panic("SLUB: cannot make the cache of caches");
 	make_kmalloc_caches();
 	pr_info("%s: kmalloc classes of %zu to %lu bytes, slab orders up to %u, "
-		"at least %u objects a slab\n", kmem_allocator_name, kmalloc_sizes[0],
-		KMALLOC_MAX_CACHE_SIZE, slub_max_order,
-		slub_min_objects ? slub_min_objects : 4 * (fls_uint(NR_CPUS) + 1));
+		"at least %u objects a slab (%u CPU(s))\n", kmem_allocator_name, kmalloc_sizes[0],
+		KMALLOC_MAX_CACHE_SIZE, slub_max_order, min_objects_wanted(), num_possible_cpus());
 }
 
 void kmem_cache_init_late(void)

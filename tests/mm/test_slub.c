@@ -1,12 +1,13 @@
 /* test_slub.c - self-tests specific to SLUB, both modes (CONFIG_SLUB):
- * slab orders as Linux chooses them and the fallback when a page
- * allocation fails, cache merging (aliases with names of their own, what
- * never merges, a destroy that gives a reference back and the last one
- * that counts), shrink, the exact count of objects in use, the node's
- * partial list and min_partial (SLUB_TINY: no empty slab kept), the
- * kmalloc classes, a free to a slab whose objects are all free, and the
- * validator finding planted damage.  The per-CPU slabs' own cases are in
- * test_slub_cpu.c.  These look inside the caches through mm/slub.h.
+ * slab orders as Linux chooses them (by the CPU count) and the fallback
+ * when a page allocation fails, cache merging (aliases with names of
+ * their own, what never merges, a destroy that gives a reference back
+ * and the last one that counts), shrink, the exact count of objects in
+ * use, the node's partial list and min_partial (SLUB_TINY: no empty slab
+ * kept), the kmalloc classes, a free to a slab whose objects are all
+ * free, and the validator finding planted damage.  The per-CPU slabs' own
+ * cases are in test_slub_cpu.c.  These look inside the caches through
+ * mm/slub.h.
  */
 #include <tiny/kernel.h>
 #include <tiny/fault_inject.h>
@@ -40,45 +41,81 @@ static struct kmem_cache *own_cache(const char *name, size_t size)
 /* ---- slab orders --------------------------------------------------------------- */
 
 /* The order Linux's calculate_order() gives objects of size bytes, with 4
- * KiB pages, for this kernel's NR_CPUS and mode (worked out by hand for
- * each size below; see the comments). */
+ * KiB pages, at the default slub_max_order, for 20 objects a slab (8 to 15
+ * CPUs) and for 8 (one CPU), in each mode: worked out by hand, see the
+ * comments ("rem": the bytes left; a slab may waste 1/16, then 1/8, then
+ * 1/4; SLUB_TINY asks at most as many objects as order 1 holds). */
 struct order_case {
 	size_t size;
-	unsigned int order, tiny_order;
+	unsigned int order[2], tiny_order[2];	/* [0]: 20 objects, [1]: 8 */
 };
 
+static const unsigned int case_min_objects[2] = { 20, 8 };
+
 static const struct order_case order_cases[] = {
-	{ 8, 0, 0 },		/* 20 (or 8) objects fit a page with nothing left */
-	{ 632, 2, 1 },		/* 25 in 16 KiB, 584 left <= 1/16; TINY: 12 in 8 KiB,
-				 * 608 left <= 1/8 */
-	{ 3000, 3, 0 },		/* 10 in 32 KiB, 2768 left <= 1/8; TINY: no 2 fit 8 KiB
-				 * within 1/4, so one in a page */
-	{ 6208, 3, 1 },		/* 5 in 32 KiB, 1728 left <= 1/16; TINY: one in 8 KiB */
-	{ 8192, 3, 1 },		/* kmalloc-8k's size */
+	{ 8, { 0, 0 }, { 0, 0 } },	/* a page holds 20 or 8, rem 0 */
+	{ 256, { 1, 0 }, { 1, 0 } },	/* 20: 5 KiB -> 8 KiB, rem 0; 8: 2 KiB -> a page */
+	{ 512, { 2, 0 }, { 1, 0 } },	/* 20: 10 KiB -> 16 KiB; TINY asks 16: 8 KiB */
+	{ 632, { 2, 2 }, { 1, 1 } },	/* 8 KiB: rem 608 > 512; 16 KiB: 25, rem 584 <= 1024;
+					 * TINY: 12 in 8 KiB, rem 608 <= 1/8 */
+	{ 1024, { 3, 1 }, { 1, 1 } },	/* 20: 20 KiB -> 32 KiB; 8: 8 KiB */
+	{ 3000, { 3, 3 }, { 0, 0 } },	/* 10 in 32 KiB, rem 2768 <= 1/8; TINY: no 2 fit
+					 * 8 KiB within 1/4, so one in a page */
+	{ 6208, { 3, 3 }, { 1, 1 } },	/* 5 in 32 KiB, rem 1728 <= 1/16; TINY: one in 8 KiB */
+	{ 8192, { 3, 3 }, { 1, 1 } },	/* kmalloc-8k's size */
 };
 
 static void slab_orders_follow_linux(struct ktest *t)
 {
-	unsigned int i;
+	unsigned int i, k;
 
 	if (PAGE_SIZE != 4096 || slub_max_order != slub_default_max_order || slub_min_objects) {
 		ktest_skip(t, "worked out for 4 KiB pages and the default orders");
 		return;
 	}
-	for (i = 0; i < ARRAY_SIZE(order_cases); i++) {
-		const struct order_case *oc = &order_cases[i];
-		struct kmem_cache *c = own_cache("test_order", oc->size);
-		unsigned int want = IS_ENABLED(CONFIG_SLUB_TINY) ? oc->tiny_order : oc->order;
+	for (k = 0; k < ARRAY_SIZE(case_min_objects); k++)
+		for (i = 0; i < ARRAY_SIZE(order_cases); i++) {
+			const struct order_case *oc = &order_cases[i];
+			unsigned int want = IS_ENABLED(CONFIG_SLUB_TINY) ? oc->tiny_order[k] :
+									   oc->order[k];
+			struct kmem_cache *c;
 
-		KTEST_ASSERT_NOT_NULL(t, c);
-		KTEST_EXPECT_EQ(t, c->size, oc->size);
-		KTEST_EXPECT_EQ(t, c->oo[0].order, want);
-		KTEST_EXPECT_EQ(t, c->oo[0].objects, (unsigned int)((PAGE_SIZE << want) / oc->size));
-		KTEST_EXPECT_EQ(t, c->oo[1].order, get_order(oc->size));
-		KTEST_EXPECT_LE(t, c->oo[0].order, slub_max_order);
-		KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
-	}
+			slub_min_objects = case_min_objects[k];	/* as slub_min_objects= */
+			c = own_cache("test_order", oc->size);
+			slub_min_objects = 0;
+			KTEST_ASSERT_NOT_NULL(t, c);
+			KTEST_EXPECT_EQ(t, c->size, oc->size);
+			KTEST_EXPECT_EQ(t, c->oo[0].order, want);
+			KTEST_EXPECT_EQ(t, c->oo[0].objects,
+					(unsigned int)((PAGE_SIZE << want) / oc->size));
+			KTEST_EXPECT_EQ(t, c->oo[1].order, get_order(oc->size));
+			KTEST_EXPECT_LE(t, c->oo[0].order, slub_max_order);
+			KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+		}
 	ktest_info(t, "slub_max_order %u (default %u)", slub_max_order, slub_default_max_order);
+}
+
+/* Without slub_min_objects=, a slab should hold 4 * (fls(CPUs) + 1)
+ * objects, CPUs being those the firmware lists: 1024-byte objects take
+ * order 1 on one CPU (8 objects: 8 KiB), 2 on 2 to 7 (12 or 16: 16 KiB)
+ * and 3 on 8 or more (20 and up: 32 KiB); SLUB_TINY's order 1 holds only
+ * 8 of them whatever the count. */
+static void min_objects_follow_the_cpus(struct ktest *t)
+{
+	unsigned int cpus = num_possible_cpus(), want;
+	struct kmem_cache *c;
+
+	if (PAGE_SIZE != 4096 || slub_max_order != slub_default_max_order || slub_min_objects) {
+		ktest_skip(t, "worked out for 4 KiB pages and the default orders");
+		return;
+	}
+	want = IS_ENABLED(CONFIG_SLUB_TINY) ? 1 : cpus == 1 ? 1 : cpus < 8 ? 2 : 3;
+	c = own_cache("test_cpus_order", 1024);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_EXPECT_EQ(t, c->oo[0].order, want);
+	ktest_info(t, "%u possible CPU(s): 1024-byte objects in slabs of order %u", cpus,
+		   c->oo[0].order);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 }
 
 /* A preferred order the page allocator refuses: the slab comes at the
@@ -411,6 +448,7 @@ static void validator_finds_damage(struct ktest *t)
 
 static const struct ktest_case slub_cases[] = {
 	KTEST_CASE(slab_orders_follow_linux),
+	KTEST_CASE(min_objects_follow_the_cpus),
 	KTEST_CASE(order_falls_back_when_pages_fail),
 	KTEST_CASE(merged_caches_are_aliases),
 	KTEST_CASE(last_destroy_counts_merged_objects),
