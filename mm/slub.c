@@ -18,8 +18,9 @@
  * free, no CPU owning them) under list_lock, and keeps min_partial empty
  * slabs on it before it gives empty ones back.  Full slabs are on no list:
  * a free finds its slab from the pointer.  The slab, page and object
- * counts are counters (nr_slabs, nr_pages, total_objects), the objects in
- * use the mode's (per-CPU counts, or a count under list_lock).
+ * counts are counters (nr_slabs, nr_pages, total_objects); the objects in
+ * use are counted per handle (per-CPU counts, or a count under the
+ * target's list_lock), so that each cache's destroy knows its own.
  *
  * Slab order, as Linux chooses it (calculate_order()): the smallest
  * order that holds slub_min_objects objects (4 * (fls(CPUs) + 1), CPUs
@@ -35,17 +36,20 @@
  * Cache merging.  A new cache without constructor or destructor, not
  * debugged by kmem_debug= (SLAB_NO_MERGE), whose objects fit a live
  * cache's stride within a word at a compatible alignment, becomes an
- * alias of that cache: its handle has its own name, size and registry
- * entry (names stay unique, slabinfo lists it) and points to the cache
- * that holds the slabs.  Only caches created through kmem_cache_create()
- * merge, never into a kmalloc() size class or the allocator's own: so a
- * kmalloc() block freed to a cache, or a cache object to kfree(), is
- * still told by the slab's page flags (PG_kmalloc), while two merged
- * caches are one and a free to the wrong one of them is not seen.  The
- * destroy of a handle while others share its slabs gives its reference
- * back; the last one counts the objects in use exactly and refuses if
- * any are left.  A cache whose creator destroyed it while aliases live
- * stays on slub_caches, named after one of them.
+ * alias of that cache: its handle has its own name, size, registry entry
+ * (names stay unique, slabinfo lists it) and count of objects in use, and
+ * points to the cache that holds the slabs.  As in Linux, a kmalloc()
+ * size class is such a cache too (the allocator's own are not): merging
+ * into the classes saves a partly used slab per cache (make compare
+ * measures it); the price is that a kmalloc() block freed to such a
+ * cache, or its object to kfree(), is a free to the same slabs and not
+ * seen, nor is a free to the wrong one of two merged caches (kmem_debug=
+ * never merges, and sees them; the boot option slab_nomerge, Linux's,
+ * turns merging off).  A destroy refuses while its own handle
+ * has objects out, merged or not; with none it gives its reference back
+ * if others share the slabs, and the last one gives the slabs back.  A
+ * cache whose creator destroyed it while aliases live stays on
+ * slub_caches, named after one of them.
  *
  * Bad calls.  Every free checks that the page is a slab of the cache (for
  * kfree(), of a kmalloc() class), that the pointer starts an object (the
@@ -53,9 +57,8 @@
  * the free list it goes to (this CPU's, or its slab's): a double free of
  * the object just freed.  A slab whose objects are all free takes no free.
  * Reported through kmem_bad_free(), nothing changed.  kmem_checks lists
- * what is caught; a double free after other frees, and a free to a cache
- * merged with the object's own, are left to kmem_debug= (which never
- * merges).
+ * what is caught; a double free after other frees, and the frees merging
+ * hides (above), are left to kmem_debug= (which never merges).
  *
  * kmalloc.  Linux's classes: 8, 16, 32, 64, 96, 128, 192, 256 and the
  * powers of two up to two pages, found by one load from a table indexed
@@ -85,11 +88,14 @@
 #include "slub.h"
 
 /* Every bad call of <tiny/slab.h> but a destroyed cache used, a double
- * free after other frees and a free to another cache of the same size
- * (merged caches are one). */
+ * free after other frees, and those that merging hides: a free to another
+ * cache of the same size, a kmalloc() block freed to a cache and a cache
+ * object to kfree() (caches merge into kmalloc() classes, as in Linux). */
 const unsigned long kmem_checks = KMEM_CHECKS_ALL & ~(KMEM_CHECK(DESTROYED_CACHE) |
 						      KMEM_CHECK(DOUBLE_FREE_LATER) |
-						      KMEM_CHECK(WRONG_CACHE_SAME_SIZE));
+						      KMEM_CHECK(WRONG_CACHE_SAME_SIZE) |
+						      KMEM_CHECK(KMALLOC_TO_CACHE) |
+						      KMEM_CHECK(OBJECT_TO_KFREE));
 const int kmem_ctor_every_alloc;		/* once per object, when its slab is made */
 
 LIST_HEAD(slub_caches);
@@ -97,6 +103,7 @@ struct kmem_cache kmem_cache_cache;		/* of struct kmem_cache, made at boot */
 
 unsigned int slub_max_order = ~0u;		/* ~0u: the mode's default */
 unsigned int slub_min_objects;			/* 0: from the CPU count */
+static int slab_nomerge;			/* no cache merges with another */
 
 /* ---- boot options -------------------------------------------------------------- */
 
@@ -123,6 +130,15 @@ static int slub_min_objects_setup(const char *val)
 }
 kernel_param("slub_min_objects", slub_min_objects_setup,
 	     "=N: objects a slab should hold (default 4 * (fls(CPUs) + 1))");
+
+static int slab_nomerge_setup(const char *val)
+{
+	(void)val;
+	slab_nomerge = 1;
+	return 0;
+}
+kernel_flag("slab_nomerge", slab_nomerge_setup,
+	    "SLUB: no cache merges with another (as in Linux)");
 
 /* ---- layout ------------------------------------------------------------------- */
 
@@ -354,23 +370,25 @@ static unsigned long discard_empty_partials(struct kmem_cache *c)
 
 /* ---- caches and aliases -------------------------------------------------------------- */
 
-/* Can objects of other caches live in c's slabs? */
+/* Can objects of other caches live in c's slabs?  A kmalloc() class's
+ * can, as in Linux. */
 static int mergeable(const struct kmem_cache *c)
 {
 	return !c->common.ctor && !c->common.dtor &&
-	       !(c->common.flags & (CFLGS_KMALLOC | CFLGS_INTERNAL | SLAB_NO_MERGE));
+	       !(c->common.flags & (CFLGS_INTERNAL | SLAB_NO_MERGE));
 }
 
 /* The live cache new's objects (laid out) may share: the newest whose
  * stride holds them with less than a word to spare, at an alignment that
- * suits them.  slab_caches_lock held. */
+ * suits them.  Only a kmem_cache_create() cache merges (a kmalloc() class
+ * never becomes an alias).  slab_caches_lock held. */
 static struct kmem_cache *find_mergeable(const struct kmem_cache *new)
 {
 	struct kmem_cache *c;
 	struct list_head *pos;
 
 	assert_spin_held(&slab_caches_lock);
-	if (!mergeable(new))
+	if (slab_nomerge || !mergeable(new) || (new->common.flags & CFLGS_KMALLOC))
 		return NULL;
 	for_each_slub_cache_reverse(c, pos)
 		if (mergeable(c) && c->refcount > 0 && new->size <= c->size &&
@@ -379,8 +397,8 @@ static struct kmem_cache *find_mergeable(const struct kmem_cache *new)
 	return NULL;
 }
 
-/* Makes c (laid out) a cache of its own: its per-CPU part, its lists. */
-static int open_own(struct kmem_cache *c)
+/* Makes c (laid out, its per-CPU part open) a cache of its own: its lists. */
+static void open_own(struct kmem_cache *c)
 {
 	c->target = c;
 	c->refcount = 1;
@@ -390,7 +408,6 @@ static int open_own(struct kmem_cache *c)
 			(c->common.flags & CFLGS_INTERNAL ? PG_internal : 0);
 	spin_lock_init(&c->list_lock);
 	INIT_LIST_HEAD(&c->partial);
-	return slub_cpu_open(c);
 }
 
 int cache_open(struct kmem_cache *c)
@@ -398,7 +415,7 @@ int cache_open(struct kmem_cache *c)
 	struct kmem_cache *target;
 	unsigned long save;
 
-	if (calculate_sizes(c))
+	if (calculate_sizes(c) || slub_cpu_open(c))
 		return -1;
 	spin_lock_irqsave(&slab_caches_lock, save);
 	target = find_mergeable(c);
@@ -409,8 +426,7 @@ int cache_open(struct kmem_cache *c)
 	spin_unlock_irqrestore(&slab_caches_lock, save);
 	if (target)
 		return 0;
-	if (open_own(c))
-		return -1;
+	open_own(c);
 	spin_lock_irqsave(&slab_caches_lock, save);
 	list_add_tail(&c->slub_list, &slub_caches);
 	spin_unlock_irqrestore(&slab_caches_lock, save);
@@ -423,7 +439,7 @@ struct kmem_cache *cache_struct_alloc(void)
 
 	if (should_failslab(c->common.name, c->common.object_size, GFP_KERNEL))
 		return NULL;
-	return slub_alloc(c, GFP_KERNEL | __GFP_ZERO);
+	return slub_alloc(c, c, GFP_KERNEL | __GFP_ZERO);
 }
 
 /* Gives a cache struct back to kmem_cache_cache. */
@@ -432,7 +448,7 @@ static void cache_struct_put(struct kmem_cache *c)
 	uintptr_t base;
 	long idx = slub_obj_check(&kmem_cache_cache, READ_ONCE(virt_to_page(c)->flags), c, &base);
 
-	if (idx < 0 || slub_free(&kmem_cache_cache, c, base, (unsigned int)idx))
+	if (idx < 0 || slub_free(&kmem_cache_cache, &kmem_cache_cache, c, base, (unsigned int)idx))
 		kmem_bad_free("cache_struct_free", c, KMEM_NOT_CACHE, __builtin_return_address(0));
 }
 
@@ -457,28 +473,41 @@ static void name_orphan(struct kmem_cache *t)
 		}
 }
 
-/* Objects of t in use, its CPUs' slabs given back first (all of them: else
- * the destroy is refused, said here, as other CPUs cannot be asked with
- * interrupts off).  t is dying: nothing merges into it meanwhile. */
-static unsigned long count_live_objects(struct kmem_cache *t)
+long slub_target_in_use(struct kmem_cache *t)
 {
-	long in_use;
+	struct kmem_cache_common *cc;
+	long n = t->released ? slub_objects_in_use(t) : 0;	/* an orphan is unlisted */
 
-	slub_flush(t);
-	in_use = slub_objects_in_use(t);
-	if (!in_use && slub_cpu_holds_slabs(t)) {
-		pr_err("kmem_cache_destroy: cache %s has slabs on other CPUs, which cannot be "
-		       "asked for them with interrupts off\n", t->common.name);
-		return 1;
-	}
-	return in_use > 0 ? (unsigned long)in_use : 0;
+	assert_spin_held(&slab_caches_lock);
+	list_for_each_entry(cc, &slab_caches, list)
+		if (((struct kmem_cache *)cc)->target == t)
+			n += slub_objects_in_use((struct kmem_cache *)cc);
+	return n;
 }
 
+/* Gives t's CPU slabs back, on every CPU; nonzero if another CPU still
+ * holds one, said here (with interrupts off the others cannot be asked).
+ * t is dying: nothing merges into it meanwhile. */
+static int slabs_left_on_cpus(struct kmem_cache *t)
+{
+	if (slub_flush(t) || !slub_cpu_holds_slabs(t))
+		return 0;
+	pr_err("kmem_cache_destroy: cache %s has slabs on other CPUs, which cannot be "
+	       "asked for them with interrupts off\n", t->common.name);
+	return 1;
+}
+
+/* The objects c, a handle, has out (its own count, exact for merged caches
+ * too); with none, the destroy of the last handle on the slabs also needs
+ * every CPU's slabs back. */
 unsigned long cache_live_objects(struct kmem_cache *c)
 {
 	struct kmem_cache *t = c->target;
-	unsigned long save, in_use;
+	long in_use = slub_objects_in_use(c);
+	unsigned long save;
 
+	if (in_use > 0)
+		return (unsigned long)in_use;
 	spin_lock_irqsave(&slab_caches_lock, save);
 	if (t->refcount > 1) {		/* others share its slabs: give the reference back */
 		t->refcount--;
@@ -488,13 +517,12 @@ unsigned long cache_live_objects(struct kmem_cache *c)
 	}
 	t->refcount = -1;		/* dying: find_mergeable() passes it by */
 	spin_unlock_irqrestore(&slab_caches_lock, save);
-	in_use = count_live_objects(t);
-	if (in_use) {
-		spin_lock_irqsave(&slab_caches_lock, save);
-		t->refcount = 1;
-		spin_unlock_irqrestore(&slab_caches_lock, save);
-	}
-	return in_use;
+	if (!slabs_left_on_cpus(t))
+		return 0;
+	spin_lock_irqsave(&slab_caches_lock, save);
+	t->refcount = 1;
+	spin_unlock_irqrestore(&slab_caches_lock, save);
+	return 1;
 }
 
 /* Gives back everything t holds: it is on no CPU, unlisted, unused. */
@@ -512,6 +540,8 @@ void cache_close(struct kmem_cache *c)
 	unsigned long save;
 	int last;
 
+	if (is_alias(c))
+		slub_cpu_close(c);	/* its count */
 	spin_lock_irqsave(&slab_caches_lock, save);
 	if (c->released) {		/* others keep the slabs */
 		if (t == c || (t->released && t->common.name == c->common.name))
@@ -551,7 +581,7 @@ void *__kmem_cache_alloc(struct kmem_cache *c, gfp_t flags)
 	}
 	if (should_failslab(c->common.name, c->common.object_size, flags))
 		return NULL;
-	obj = slub_alloc(c->target, flags);
+	obj = slub_alloc(c->target, c, flags);
 	kmem_debug_validate("kmem_cache_alloc", obj);
 	return obj;
 }
@@ -584,7 +614,7 @@ void __kmem_cache_free(struct kmem_cache *h, void *obj)
 	flags = page ? READ_ONCE(page->flags) : 0;
 	if (likely((flags & PG_slab) && READ_ONCE(page->slab_cache) == c) &&
 	    likely((idx = slub_obj_check(c, flags, obj, &base)) >= 0))
-		why = slub_free(c, obj, base, (unsigned int)idx);
+		why = slub_free(c, h, obj, base, (unsigned int)idx);
 	else
 		why = cache_free_refusal(c, page, flags);
 	if (unlikely(why)) {
@@ -637,7 +667,7 @@ void *__kmalloc(size_t size, gfp_t flags)
 	if (likely(c)) {
 		if (should_failslab(c->common.name, size, flags))
 			return NULL;
-		obj = slub_alloc(c, flags);
+		obj = slub_alloc(c, c, flags);
 	} else if (!size) {
 		return ZERO_SIZE_PTR;
 	} else {
@@ -695,7 +725,7 @@ void __kfree(const void *obj)
 		return;
 	}
 	idx = slub_obj_check(c, flags, obj, &base);
-	why = likely(idx >= 0) ? slub_free(c, (void *)obj, base, (unsigned int)idx) :
+	why = likely(idx >= 0) ? slub_free(c, c, (void *)obj, base, (unsigned int)idx) :
 				 KMEM_NOT_KMALLOC;
 	if (unlikely(why)) {
 		kmem_bad_free("kfree", obj, why, __builtin_return_address(0));
@@ -770,26 +800,37 @@ unsigned long __kmem_reclaim(void)
 	return (before > after ? (unsigned long)(before - after) : 0) + slub_mode_reclaim();
 }
 
-/* bytes_used: objects callers hold, at their stride; the allocator's own
- * (cache structs) are not counted. */
+/* The bytes of the objects in use through handle c, at their stride; 0
+ * for the allocator's own (cache structs). */
+static long handle_bytes(const struct kmem_cache *c)
+{
+	const struct kmem_cache *t = c->target;
+
+	return t->common.flags & CFLGS_INTERNAL ? 0 : slub_objects_in_use(c) * (long)t->size;
+}
+
+/* bytes_used: objects callers hold, at their stride, counted through every
+ * handle (listed ones, and orphans); the allocator's own are not counted. */
 void __kmem_get_stats(struct kmem_stats *st)
 {
-	unsigned long save, pages = 0, bytes = 0;
+	unsigned long save, pages = 0;
+	struct kmem_cache_common *cc;
 	struct kmem_cache *c;
 	struct list_head *pos;
+	long bytes = 0;
 
 	spin_lock_irqsave(&slab_caches_lock, save);
 	for_each_slub_cache(c, pos) {
-		long in_use = slub_objects_in_use(c);
-
 		pages += (unsigned long)atomic_long_read(&c->nr_pages);
-		if (!(c->common.flags & CFLGS_INTERNAL) && in_use > 0)
-			bytes += (unsigned long)in_use * c->size;
+		if (c->released)
+			bytes += handle_bytes(c);
 	}
+	list_for_each_entry(cc, &slab_caches, list)
+		bytes += handle_bytes((struct kmem_cache *)cc);
 	spin_unlock_irqrestore(&slab_caches_lock, save);
 	st->slab_pages = pages + slub_mode_pages();
 	st->large_pages = (unsigned long)atomic_long_read(&large_block_pages);
-	st->bytes_used = bytes;
+	st->bytes_used = bytes > 0 ? (unsigned long)bytes : 0;
 }
 
 /* Makes the kmalloc() classes that fit, smallest first. */

@@ -93,12 +93,14 @@ struct slub_order {
 /* With per-CPU slabs, each CPU's part of a cache (mm/slub_cpu.c): its copies
  * are ARCH_PERCPU_STRIDE apart (<arch/percpu.h>), several caches' side by
  * side in one stride.  freelist and tid are compared and exchanged together
- * on this CPU's copy, without a lock prefix: see "Fast path" there. */
+ * on this CPU's copy, without a lock prefix: see "Fast path" there.  An
+ * alias has one too, of which it uses only inuse. */
 struct kmem_cache_cpu {
 	void *freelist;			/* first free object of the CPU slab, this CPU's */
 	unsigned long tid;		/* transaction id: changes with every change */
 	unsigned long slab;		/* the CPU slab's first byte, 0 if none */
-	long inuse;			/* allocated here less freed here, all slabs */
+	long inuse;			/* allocated here less freed here through this
+					 * handle, all slabs */
 } __aligned(2 * sizeof(long));
 
 /* With per-CPU slabs, each CPU's partial slabs, linked by page->next:
@@ -121,7 +123,8 @@ struct kmem_cache {
 	/* What the fast paths read: written when the cache is made. */
 	struct kmem_cache *target;	/* the cache that holds the slabs: itself, or for
 					 * an alias the cache it was merged with */
-	percpu_off_t cpu_slab;		/* per-CPU slabs: its struct kmem_cache_cpu */
+	percpu_off_t cpu_slab;		/* per-CPU slabs: its struct kmem_cache_cpu (an
+					 * alias's: its count of objects in use only) */
 	size_t size;			/* object stride: the object, the free pointer
 					 * if outside it, aligned */
 	size_t offset;			/* the free pointer's place in a free object */
@@ -145,7 +148,8 @@ struct kmem_cache {
 	spinlock_t list_lock __aligned(IS_ENABLED(CONFIG_SLUB_TINY) ? sizeof(long) : L1_CACHE_BYTES);
 	struct list_head partial;	/* slabs with free objects no CPU owns */
 	unsigned long nr_partial;
-	unsigned long inuse;		/* SLUB_TINY: objects in use */
+	long inuse;			/* SLUB_TINY: objects in use through this handle
+					 * (the target's list_lock) */
 	atomic_long_t nr_slabs;		/* slabs, on the lists or not (none keeps the
 					 * full ones) */
 	atomic_long_t nr_pages;		/* their pages */
@@ -279,6 +283,9 @@ void add_partial(struct kmem_cache *c, struct page *page, int tail);
 void remove_partial(struct kmem_cache *c, struct page *page);
 /* The objects of page's slab (c's, for its order). */
 unsigned int slab_objects(const struct kmem_cache *c, const struct page *page);
+/* Objects in use in t's slabs (t a target): through every handle on them.
+ * slab_caches_lock held. */
+long slub_target_in_use(struct kmem_cache *t);
 /* Hands out obj, taken off a free list of c: zeroes it with __GFP_ZERO
  * and tells a checker. */
 static inline void *slub_post_alloc(struct kmem_cache *c, void *obj, gfp_t flags)
@@ -292,25 +299,28 @@ static inline void *slub_post_alloc(struct kmem_cache *c, void *obj, gfp_t flags
 /* ---- what each mode gives slub.c (slub_cpu.c or slub_tiny.c) ------------------------- */
 
 /*
- * slub_alloc(c, flags): an object of c (a target, not an alias), zeroed
- * with __GFP_ZERO; NULL if out of memory.  Any context.
- * slub_free(c, obj, base, idx): frees obj, index idx of the slab at base
- * (checked: an object's start on a slab page of c); NULL, or why it was
- * refused (nothing changed).  Any context.
+ * slub_alloc(c, h, flags): an object of c (a target, not an alias) for the
+ * handle h (c, or an alias of c: its count of objects in use goes up),
+ * zeroed with __GFP_ZERO; NULL if out of memory.  Any context.
+ * slub_free(c, h, obj, base, idx): frees obj through h, index idx of the
+ * slab at base (checked: an object's start on a slab page of c); NULL, or
+ * why it was refused (nothing changed).  Any context.
  * With per-CPU slabs both are the fast paths, inline (mm/slub_cpu.h);
  * SLUB_TINY's are plain functions, as nothing there is forced inline.
  */
 #if IS_ENABLED(CONFIG_SLUB_TINY)
-void *slub_alloc(struct kmem_cache *c, gfp_t flags);
-const char *slub_free(struct kmem_cache *c, void *obj, uintptr_t base, unsigned int idx);
+void *slub_alloc(struct kmem_cache *c, struct kmem_cache *h, gfp_t flags);
+const char *slub_free(struct kmem_cache *c, struct kmem_cache *h, void *obj, uintptr_t base,
+		      unsigned int idx);
 #else
 #include "slub_cpu.h"
 #endif
 /* Is obj (of c, on the slab at base) the object freed last there: the
  * head of this CPU's free list or of its slab's?  Looks only. */
 int slub_just_freed(struct kmem_cache *c, const void *obj, uintptr_t base);
-/* Sets up and gives back c's per-CPU part (nothing for SLUB_TINY);
- * slub_cpu_open() returns 0 or -1 (out of memory). */
+/* Sets up and gives back the per-CPU part of c, a handle (for an alias its
+ * count of objects in use only; nothing for SLUB_TINY); slub_cpu_open()
+ * returns 0 or -1 (out of memory). */
 int slub_cpu_open(struct kmem_cache *c);
 void slub_cpu_close(struct kmem_cache *c);
 /* Gives back every CPU's slabs of c (c NULL: of every cache) to the
@@ -319,7 +329,8 @@ void slub_cpu_close(struct kmem_cache *c);
  * (then returns 0 if other CPUs are online).  Returns 1 if every online
  * CPU did.  Process context, or interrupts off. */
 int slub_flush(struct kmem_cache *c);
-/* Objects of c in use (held by callers): exact while nobody allocates. */
+/* Objects in use (held by callers) that were allocated through the handle
+ * c less those freed through it: exact while nobody allocates. */
 long slub_objects_in_use(const struct kmem_cache *c);
 /* Does a CPU still hold a slab of c (its CPU slab or partial list)?  For a
  * destroy that could not ask the others (interrupts off); c unused. */

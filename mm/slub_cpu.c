@@ -215,9 +215,11 @@ static void cpu_set_freelist(struct kmem_cache_cpu *kcc, void *freelist)
 	WRITE_ONCE(kcc->tid, next_tid(kcc->tid));
 }
 
-static void cpu_count(struct kmem_cache_cpu *kcc, long n)
+/* Counts n objects more in use through handle h on this CPU: one add, in
+ * any context. */
+static void handle_count(const struct kmem_cache *h, long n)
 {
-	WRITE_ONCE(kcc->inuse, kcc->inuse + n);
+	arch_this_cpu_add(h->cpu_slab + CPU_INUSE, n);
 }
 
 int slub_cpu_open(struct kmem_cache *c)
@@ -525,11 +527,10 @@ static void *refill_and_take(struct kmem_cache *c, gfp_t flags)
 		WRITE_ONCE(kcc->slab, slab_base(page));
 	}
 	cpu_set_freelist(kcc, get_freepointer(c, obj));
-	cpu_count(kcc, 1);
 	return obj;
 }
 
-noinline void *slab_alloc_slow(struct kmem_cache *c, gfp_t flags)
+noinline void *slab_alloc_slow(struct kmem_cache *c, struct kmem_cache *h, gfp_t flags)
 {
 	unsigned long save;
 	void *obj;
@@ -537,12 +538,13 @@ noinline void *slab_alloc_slow(struct kmem_cache *c, gfp_t flags)
 	local_irq_save(save);
 	obj = refill_and_take(c, flags);
 	local_irq_restore(save);
-	return obj ? slub_post_alloc(c, obj, flags) : NULL;
+	if (!obj)
+		return NULL;
+	handle_count(h, 1);
+	return slub_post_alloc(c, obj, flags);
 }
 
 /* ---- free ------------------------------------------------------------------------------- */
-
-
 
 /* Frees obj (index idx) to its slab at base, not this CPU's: Linux's
  * __slab_free().  Interrupts off. */
@@ -594,17 +596,17 @@ static const char *free_to_slab(struct kmem_cache *c, void *obj, uintptr_t base,
 	return NULL;
 }
 
-noinline const char *slab_free_slow(struct kmem_cache *c, void *obj, uintptr_t base,
-				    unsigned int idx, int marked)
+noinline const char *slab_free_slow(struct kmem_cache *c, struct kmem_cache *h, void *obj,
+				    uintptr_t base, unsigned int idx, int marked)
 {
 	unsigned long save;
 	const char *why;
 
 	local_irq_save(save);
 	why = free_to_slab(c, obj, base, idx, marked);
-	if (!why)
-		cpu_count(this_cpu_slab(c), -1);
 	local_irq_restore(save);
+	if (!why)
+		handle_count(h, -1);
 	return why;
 }
 

@@ -20,13 +20,14 @@ static inline unsigned long next_tid(unsigned long tid)
 			"went to)"
 #define ALL_FREE	"double free (every object of its slab is free)"
 
-/* An object of c, from a refill of this CPU's list (interrupts off inside);
- * NULL if out of memory. */
-void *slab_alloc_slow(struct kmem_cache *c, gfp_t flags);
-/* Frees obj to its slab at base, which is not this CPU's (interrupts off
- * inside); NULL, or why refused.  marked: a checker was told already. */
-const char *slab_free_slow(struct kmem_cache *c, void *obj, uintptr_t base, unsigned int idx,
-			   int marked);
+/* An object of c for handle h, from a refill of this CPU's list
+ * (interrupts off inside); NULL if out of memory. */
+void *slab_alloc_slow(struct kmem_cache *c, struct kmem_cache *h, gfp_t flags);
+/* Frees obj, of c through handle h, to its slab at base, which is not this
+ * CPU's (interrupts off inside); NULL, or why refused.  marked: a checker
+ * was told already. */
+const char *slab_free_slow(struct kmem_cache *c, struct kmem_cache *h, void *obj, uintptr_t base,
+			   unsigned int idx, int marked);
 
 /* The next object after obj on this CPU's list, read as the fast path reads
  * it: an interrupt may have taken obj meanwhile (and even given its slab
@@ -37,7 +38,7 @@ static inline __no_sanitize_address void *get_freepointer_safe(const struct kmem
 	return READ_ONCE(*(void *const *)((const char *)obj + c->offset));
 }
 
-static __always_inline void *slub_alloc(struct kmem_cache *c, gfp_t flags)
+static __always_inline void *slub_alloc(struct kmem_cache *c, struct kmem_cache *h, gfp_t flags)
 {
 	percpu_off_t pc = c->cpu_slab;
 	unsigned long tid;
@@ -47,16 +48,16 @@ static __always_inline void *slub_alloc(struct kmem_cache *c, gfp_t flags)
 		tid = arch_this_cpu_read(pc + CPU_TID);
 		obj = (void *)arch_this_cpu_read(pc + CPU_FREELIST);
 		if (unlikely(!obj))
-			return slab_alloc_slow(c, flags);
+			return slab_alloc_slow(c, h, flags);
 		next = get_freepointer_safe(c, obj);
 	} while (unlikely(!arch_this_cpu_cmpxchg_double(pc, (unsigned long)obj, tid,
 							 (unsigned long)next, next_tid(tid))));
-	arch_this_cpu_add(pc + CPU_INUSE, 1);
+	arch_this_cpu_add(h->cpu_slab + CPU_INUSE, 1);
 	return slub_post_alloc(c, obj, flags);
 }
 
-static __always_inline const char *slub_free(struct kmem_cache *c, void *obj, uintptr_t base,
-					      unsigned int idx)
+static __always_inline const char *slub_free(struct kmem_cache *c, struct kmem_cache *h,
+					      void *obj, uintptr_t base, unsigned int idx)
 {
 	percpu_off_t pc = c->cpu_slab;
 	unsigned long tid;
@@ -66,7 +67,7 @@ static __always_inline const char *slub_free(struct kmem_cache *c, void *obj, ui
 	do {
 		tid = arch_this_cpu_read(pc + CPU_TID);
 		if (unlikely(arch_this_cpu_read(pc + CPU_SLAB) != base))
-			return slab_free_slow(c, obj, base, idx, marked);
+			return slab_free_slow(c, h, obj, base, idx, marked);
 		head = (void *)arch_this_cpu_read(pc + CPU_FREELIST);
 		if (unlikely(head == obj))
 			return JUST_FREED;
@@ -77,7 +78,7 @@ static __always_inline const char *slub_free(struct kmem_cache *c, void *obj, ui
 		set_freepointer(c, obj, head);
 	} while (unlikely(!arch_this_cpu_cmpxchg_double(pc, (unsigned long)head, tid,
 							 (unsigned long)obj, next_tid(tid))));
-	arch_this_cpu_add(pc + CPU_INUSE, -1);
+	arch_this_cpu_add(h->cpu_slab + CPU_INUSE, -1);
 	return NULL;
 }
 

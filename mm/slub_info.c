@@ -30,7 +30,7 @@ static unsigned long count_aliases(const struct kmem_cache *t)
 
 static void report_cache(struct kmem_cache *c)
 {
-	long in_use = slub_objects_in_use(c);
+	long in_use = slub_target_in_use(c);
 	unsigned long slabs = (unsigned long)atomic_long_read(&c->nr_slabs);
 
 	printk("%-17s %6lu %6lu %6zu %4u %4lu : tunables %4u %4u %4u : slabdata %6lu %6lu %6u"
@@ -99,7 +99,7 @@ void slab_get_breakdown(struct slab_breakdown *b)
 		unsigned long long bytes = (unsigned long long)atomic_long_read(&c->nr_pages) *
 					   PAGE_SIZE;
 		unsigned long objects = (unsigned long)atomic_long_read(&c->total_objects);
-		long in_use = slub_objects_in_use(c);
+		long in_use = slub_target_in_use(c);
 		unsigned long used = in_use > 0 ? (unsigned long)in_use : 0, node = node_free_objects(c);
 
 		b->held += bytes;

@@ -32,7 +32,7 @@ unsigned long slub_min_partial(size_t size)
 
 int slub_cpu_open(struct kmem_cache *c)
 {
-	(void)c;
+	c->inuse = 0;
 	return 0;
 }
 
@@ -55,7 +55,15 @@ int slub_cpu_holds_slabs(const struct kmem_cache *c)
 
 long slub_objects_in_use(const struct kmem_cache *c)
 {
-	return (long)READ_ONCE(c->inuse);
+	return READ_ONCE(c->inuse);
+}
+
+/* Counts n objects more in use through handle h.  The target's list_lock
+ * held (every handle of one target shares it). */
+static void handle_count(struct kmem_cache *c, struct kmem_cache *h, long n)
+{
+	assert_spin_held(&c->list_lock);
+	WRITE_ONCE(h->inuse, h->inuse + n);
 }
 
 unsigned long slub_mode_pages(void)
@@ -68,9 +76,10 @@ unsigned long slub_mode_reclaim(void)
 	return 0;
 }
 
-/* Takes the first free object of page, a slab of c with one; the slab
- * leaves the partial list once full.  list_lock held. */
-static void *take_object(struct kmem_cache *c, struct page *page, int listed)
+/* Takes the first free object of page, a slab of c with one, for handle
+ * h; the slab leaves the partial list once full.  list_lock held. */
+static void *take_object(struct kmem_cache *c, struct kmem_cache *h, struct page *page,
+			 int listed)
 {
 	uintptr_t base = slab_base(page);
 	u32 s = page->counters;
@@ -82,11 +91,11 @@ static void *take_object(struct kmem_cache *c, struct page *page, int listed)
 		remove_partial(c, page);
 	else if (!listed && next)
 		add_partial(c, page, 0);
-	WRITE_ONCE(c->inuse, c->inuse + 1);
+	handle_count(c, h, 1);
 	return obj;
 }
 
-void *slub_alloc(struct kmem_cache *c, gfp_t flags)
+void *slub_alloc(struct kmem_cache *c, struct kmem_cache *h, gfp_t flags)
 {
 	struct page *page;
 	unsigned long save;
@@ -94,20 +103,21 @@ void *slub_alloc(struct kmem_cache *c, gfp_t flags)
 
 	spin_lock_irqsave(&c->list_lock, save);
 	if (!list_empty(&c->partial))
-		obj = take_object(c, list_first_entry(&c->partial, struct page, lru), 1);
+		obj = take_object(c, h, list_first_entry(&c->partial, struct page, lru), 1);
 	spin_unlock_irqrestore(&c->list_lock, save);
 	if (!obj) {
 		page = new_slab(c, flags);
 		if (!page)
 			return NULL;
 		spin_lock_irqsave(&c->list_lock, save);
-		obj = take_object(c, page, 0);
+		obj = take_object(c, h, page, 0);
 		spin_unlock_irqrestore(&c->list_lock, save);
 	}
 	return slub_post_alloc(c, obj, flags);
 }
 
-const char *slub_free(struct kmem_cache *c, void *obj, uintptr_t base, unsigned int idx)
+const char *slub_free(struct kmem_cache *c, struct kmem_cache *h, void *obj, uintptr_t base,
+		      unsigned int idx)
 {
 	struct page *page = slab_page(base);
 	unsigned long save;
@@ -128,7 +138,7 @@ const char *slub_free(struct kmem_cache *c, void *obj, uintptr_t base, unsigned 
 	set_freepointer(c, obj, prior);
 	inuse = state_inuse(s) - 1;
 	slab_state_set(page, make_state(idx, inuse, 0));
-	WRITE_ONCE(c->inuse, c->inuse - 1);
+	handle_count(c, h, -1);
 	if (!inuse && c->nr_partial >= c->min_partial) {
 		if (prior)
 			remove_partial(c, page);

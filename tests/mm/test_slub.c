@@ -1,13 +1,13 @@
 /* test_slub.c - self-tests specific to SLUB, both modes (CONFIG_SLUB):
  * slab orders as Linux chooses them (by the CPU count) and the fallback
  * when a page allocation fails, cache merging (aliases with names of
- * their own, what never merges, a destroy that gives a reference back
- * and the last one that counts), shrink, the exact count of objects in
- * use, the node's partial list and min_partial (SLUB_TINY: no empty slab
- * kept), the kmalloc classes, a free to a slab whose objects are all
- * free, and the validator finding planted damage.  The per-CPU slabs' own
- * cases are in test_slub_cpu.c.  These look inside the caches through
- * mm/slub.h.
+ * their own, into kmalloc() classes too, what never merges, a destroy
+ * that counts its own handle's objects and gives a reference back),
+ * shrink, the exact count of objects in use, the node's partial list and
+ * min_partial (SLUB_TINY: no empty slab kept), the kmalloc classes, a
+ * free to a slab whose objects are all free, and the validator finding
+ * planted damage.  The per-CPU slabs' own cases are in test_slub_cpu.c.
+ * These look inside the caches through mm/slub.h.
  */
 #include <tiny/kernel.h>
 #include <tiny/fault_inject.h>
@@ -157,8 +157,9 @@ static void order_falls_back_when_pages_fail(struct ktest *t)
 
 /* ---- merging --------------------------------------------------------------------- */
 
-/* A second cache of the same size is an alias of the first: its own name,
- * size and registry entry, the first one's slabs. */
+/* Two caches of one stride (64 and 62 bytes, 64 with the free pointer's
+ * word) share the slabs of kmalloc-64: each an alias with its own name
+ * and size, each free to either a free to the same cache. */
 static void merged_caches_are_aliases(struct ktest *t)
 {
 	struct kmem_cache *a = kmem_cache_create("test_merge_a", 64, 0, 0, NULL, NULL);
@@ -185,15 +186,43 @@ static void merged_caches_are_aliases(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(a), 0);
 }
 
-/* The creator's destroy while an alias lives gives its reference back:
- * the name is free again, the slabs stay (named after the alias); the
- * last handle's destroy counts the objects of all of them. */
-static void last_destroy_counts_merged_objects(struct ktest *t)
+/* As in Linux, a cache merges into the kmalloc() class of its stride; its
+ * destroy still counts its own objects (not the class's) and refuses
+ * while one is out. */
+static void caches_merge_into_kmalloc_classes(struct ktest *t)
 {
-	struct kmem_cache *a = kmem_cache_create("test_share_a", 96, 0, 0, NULL, NULL);
-	struct kmem_cache *b = kmem_cache_create("test_share_b", 96, 0, 0, NULL, NULL);
+	struct kmem_cache *c = kmem_cache_create("test_km32", 32, 0, 0, NULL, NULL);
+	unsigned long bad = kmem_bad_free_count;
+	void *k = kmalloc(32, GFP_KERNEL), *obj;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_ASSERT_NOT_NULL(t, k);
+	obj = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, obj);
+	KTEST_EXPECT_TRUE(t, is_alias(c));
+	KTEST_EXPECT_PTR_EQ(t, c->target, READ_ONCE(virt_to_page(k)->slab_cache));
+	KTEST_EXPECT_TRUE(t, c->target->common.flags & CFLGS_KMALLOC);
+	KTEST_EXPECT_TRUE(t, READ_ONCE(virt_to_page(obj)->flags) & PG_kmalloc);
+	KTEST_EXPECT_EQ(t, slub_objects_in_use(c), 1L);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), -1);	/* its object is out */
+	kmem_cache_free(c, obj);
+	KTEST_EXPECT_EQ(t, slub_objects_in_use(c), 0L);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);	/* kmalloc-32's block is not its */
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad);
+	kfree(k);
+}
+
+/* The creator's destroy while an alias lives gives its reference back:
+ * the name is free again, the slabs stay (named after the alias).  Each
+ * handle's destroy counts its own objects: refused while one is out. */
+static void each_destroy_counts_its_own_objects(struct ktest *t)
+{
+	struct kmem_cache *a = kmem_cache_create("test_share_a", 80, 0, 0, NULL, NULL);
+	struct kmem_cache *b = kmem_cache_create("test_share_b", 80, 0, 0, NULL, NULL);
 	struct kmem_cache *t_ab, *a2;
-	void *x;
+	unsigned long flags;
+	long in_use;
+	void *x, *y;
 
 	KTEST_ASSERT_NOT_NULL(t, a);
 	KTEST_ASSERT_NOT_NULL(t, b);
@@ -205,16 +234,22 @@ static void last_destroy_counts_merged_objects(struct ktest *t)
 		return;
 	}
 	x = kmem_cache_alloc(a, GFP_KERNEL);
-	KTEST_ASSERT_NOT_NULL(t, x);
+	y = kmem_cache_alloc(b, GFP_KERNEL);
+	KTEST_ASSERT_TRUE(t, x && y);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(a), -1);	/* x is out */
+	kmem_cache_free(a, x);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(a), 0);	/* b keeps the slabs */
 	a2 = kmem_cache_create("test_share_a", 200, 0, 0, NULL, NULL);	/* the name is free */
 	KTEST_ASSERT_NOT_NULL(t, a2);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(a2), 0);
 	if (t_ab == a)			/* a held the slabs: named after b now */
 		KTEST_EXPECT_STREQ(t, t_ab->common.name, "test_share_b");
-	KTEST_EXPECT_EQ(t, slub_objects_in_use(t_ab), 1L);
-	KTEST_EXPECT_EQ(t, kmem_cache_destroy(b), -1);	/* a's object is still out */
-	kmem_cache_free(b, x);
+	spin_lock_irqsave(&slab_caches_lock, flags);
+	in_use = slub_target_in_use(t_ab);
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+	KTEST_EXPECT_EQ(t, in_use, 1L);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(b), -1);	/* y is out */
+	kmem_cache_free(b, y);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(b), 0);
 }
 
@@ -225,28 +260,23 @@ static void nothing(void *obj)
 
 /* Never merged: caches with a constructor or destructor, SLAB_NO_MERGE
  * (kmem_debug='s debugged caches), an alignment the stride does not keep,
- * and a kmalloc() class as the other side. */
+ * and the allocator's own cache of caches as the other side. */
 static void some_caches_never_merge(struct ktest *t)
 {
-	struct kmem_cache *plain = kmem_cache_create("test_nm_plain", 48, 0, 0, NULL, NULL), *c;
+	struct kmem_cache *plain = kmem_cache_create("test_nm_plain", 48, 0, 0, NULL, NULL);
 	struct kmem_cache *ctor = kmem_cache_create("test_nm_ctor", 48, 0, 0, NULL, nothing);
 	struct kmem_cache *nomerge = kmem_cache_create("test_nm_flag", 48, 0, SLAB_NO_MERGE, NULL,
 						       NULL);
 	struct kmem_cache *aligned = kmem_cache_create("test_nm_align", 48, 32, 0, NULL, NULL);
-	struct kmem_cache *k32 = kmem_cache_create("test_nm_k32", 32, 0, 0, NULL, NULL);
-	void *obj;
+	struct kmem_cache *own = kmem_cache_create("test_nm_own", sizeof(struct kmem_cache), 0,
+						   SLAB_HWCACHE_ALIGN, NULL, NULL);
 
-	KTEST_ASSERT_TRUE(t, plain && ctor && nomerge && aligned && k32);
+	KTEST_ASSERT_TRUE(t, plain && ctor && nomerge && aligned && own);
 	KTEST_EXPECT_FALSE(t, is_alias(ctor));
 	KTEST_EXPECT_FALSE(t, is_alias(nomerge));
 	KTEST_EXPECT_PTR_NE(t, aligned->target, plain->target);	/* 48 is no multiple of 32 */
-	obj = kmem_cache_alloc(k32, GFP_KERNEL);
-	KTEST_ASSERT_NOT_NULL(t, obj);
-	KTEST_EXPECT_FALSE(t, READ_ONCE(virt_to_page(obj)->flags) & PG_kmalloc);
-	c = k32->target;
-	KTEST_EXPECT_FALSE(t, c->common.flags & CFLGS_KMALLOC);
-	kmem_cache_free(k32, obj);
-	KTEST_EXPECT_EQ(t, kmem_cache_destroy(k32), 0);
+	KTEST_EXPECT_PTR_NE(t, own->target, &kmem_cache_cache);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(own), 0);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(aligned), 0);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(nomerge), 0);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(ctor), 0);
@@ -451,7 +481,8 @@ static const struct ktest_case slub_cases[] = {
 	KTEST_CASE(min_objects_follow_the_cpus),
 	KTEST_CASE(order_falls_back_when_pages_fail),
 	KTEST_CASE(merged_caches_are_aliases),
-	KTEST_CASE(last_destroy_counts_merged_objects),
+	KTEST_CASE(caches_merge_into_kmalloc_classes),
+	KTEST_CASE(each_destroy_counts_its_own_objects),
 	KTEST_CASE(some_caches_never_merge),
 	KTEST_CASE(objects_in_use_are_exact),
 	KTEST_CASE(shrink_gives_empty_slabs_back),
