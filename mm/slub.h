@@ -15,7 +15,6 @@
 #include <tiny/smp.h>
 #include <tiny/spinlock.h>
 #include <tiny/string.h>
-#include <arch/percpu.h>
 #include "page_alloc.h"
 #include "slab_common.h"
 
@@ -90,6 +89,17 @@ struct slub_order {
 	unsigned int objects;
 };
 
+/* ---- the per-CPU part of a cache: SLUB_TINY has none ---------------------------- */
+
+#if IS_ENABLED(CONFIG_SLUB_TINY)
+struct slub_cpu_ref {
+};
+
+struct slub_cpu_partial {
+};
+#else
+#include <arch/percpu.h>
+
 /* With per-CPU slabs, each CPU's part of a cache (mm/slub_cpu.c): its copies
  * are ARCH_PERCPU_STRIDE apart (<arch/percpu.h>), several caches' side by
  * side in one stride.  freelist and tid are compared and exchanged together
@@ -103,14 +113,16 @@ struct kmem_cache_cpu {
 					 * handle, all slabs */
 } __aligned(2 * sizeof(long));
 
-/* With per-CPU slabs, each CPU's partial slabs, linked by page->next:
- * changed by that CPU only, interrupts off.  SLUB_TINY has none. */
-#if IS_ENABLED(CONFIG_SLUB_TINY)
-struct slub_cpu_partial {
+/* Where a cache's struct kmem_cache_cpu is: what the fast paths read. */
+struct slub_cpu_ref {
+	percpu_off_t slab;		/* its copies (an alias's: its count only) */
 };
-#else
+
+/* Each CPU's partial slabs, linked by page->next: changed by that CPU
+ * only, interrupts off; at most limit slabs each. */
 struct slub_cpu_partial {
 	struct page *slab[NR_CPUS];
+	unsigned int limit;
 };
 #endif
 
@@ -123,8 +135,7 @@ struct kmem_cache {
 	/* What the fast paths read: written when the cache is made. */
 	struct kmem_cache *target;	/* the cache that holds the slabs: itself, or for
 					 * an alias the cache it was merged with */
-	percpu_off_t cpu_slab;		/* per-CPU slabs: its struct kmem_cache_cpu (an
-					 * alias's: its count of objects in use only) */
+	struct slub_cpu_ref cpu;	/* per-CPU slabs: its struct kmem_cache_cpu */
 	size_t size;			/* object stride: the object, the free pointer
 					 * if outside it, aligned */
 	size_t offset;			/* the free pointer's place in a free object */
@@ -136,7 +147,6 @@ struct kmem_cache {
 	/* Constant after creation, or under slab_caches_lock. */
 	size_t align;			/* objects' alignment */
 	unsigned long min_partial;	/* empty slabs kept on the partial list */
-	unsigned int cpu_partial_slabs;	/* per-CPU slabs: partial slabs a CPU keeps */
 	int refcount;			/* live handles on it: its own and its aliases'
 					 * (slab_caches_lock); 0 for an alias */
 	int released;			/* this handle's destroy gave its reference
@@ -312,8 +322,31 @@ static inline void *slub_post_alloc(struct kmem_cache *c, void *obj, gfp_t flags
 void *slub_alloc(struct kmem_cache *c, struct kmem_cache *h, gfp_t flags);
 const char *slub_free(struct kmem_cache *c, struct kmem_cache *h, void *obj, uintptr_t base,
 		      unsigned int idx);
+
+static inline unsigned int slub_cpu_partial_limit(const struct kmem_cache *c)
+{
+	(void)c;
+	return 0;
+}
+
+static inline uintptr_t slub_this_cpu_slab(const struct kmem_cache *c, void **freelist)
+{
+	(void)c;
+	*freelist = NULL;
+	return 0;
+}
 #else
 #include "slub_cpu.h"
+
+/* The partial slabs a CPU keeps of c (slabinfo's "cpu"). */
+static inline unsigned int slub_cpu_partial_limit(const struct kmem_cache *c)
+{
+	return c->cpu_partial.limit;
+}
+
+/* This CPU's own slab of c: its first byte (0: none), its free list in
+ * *freelist.  Interrupts off. */
+uintptr_t slub_this_cpu_slab(const struct kmem_cache *c, void **freelist);
 #endif
 /* Is obj (of c, on the slab at base) the object freed last there: the
  * head of this CPU's free list or of its slab's?  Looks only. */

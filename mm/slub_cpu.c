@@ -31,7 +31,7 @@
  * a free object is frozen and goes to this CPU's partial list; a slab on
  * the partial list that becomes empty goes if the list holds min_partial.
  *
- * Per-CPU partial lists, as Linux 6.1: at most cpu_partial_slabs slabs
+ * Per-CPU partial lists, as Linux 6.1: at most cpu_partial.limit slabs
  * (the slabs that hold 6, 24, 52 or 120 objects half full, by object
  * size); a CPU that would go over gives its whole list back to the node
  * first.  Shrink, destroy and reclaim ask every CPU to give its CPU slab
@@ -197,12 +197,12 @@ unsigned long slub_mode_pages(void)
 static inline struct kmem_cache_cpu *this_cpu_slab(const struct kmem_cache *c)
 {
 	assert_irqs_disabled();
-	return arch_this_cpu_ptr(c->cpu_slab);
+	return arch_this_cpu_ptr(c->cpu.slab);
 }
 
 static inline struct kmem_cache_cpu *per_cpu_slab(const struct kmem_cache *c, unsigned int cpu)
 {
-	return arch_per_cpu_ptr(c->cpu_slab, cpu);
+	return arch_per_cpu_ptr(c->cpu.slab, cpu);
 }
 
 /* A new free list and tid for this CPU's slab: with interrupts off, so no
@@ -219,7 +219,7 @@ static void cpu_set_freelist(struct kmem_cache_cpu *kcc, void *freelist)
  * any context. */
 static void handle_count(const struct kmem_cache *h, long n)
 {
-	arch_this_cpu_add(h->cpu_slab + CPU_INUSE, n);
+	arch_this_cpu_add(h->cpu.slab + CPU_INUSE, n);
 }
 
 int slub_cpu_open(struct kmem_cache *c)
@@ -229,7 +229,7 @@ int slub_cpu_open(struct kmem_cache *c)
 
 	if (!s)
 		return -1;
-	c->cpu_slab = arch_percpu_off(s);
+	c->cpu.slab = arch_percpu_off(s);
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
 		c->cpu_partial.slab[cpu] = NULL;
 	if (c->size >= PAGE_SIZE)
@@ -240,7 +240,7 @@ int slub_cpu_open(struct kmem_cache *c)
 		objects = 52;
 	else
 		objects = 120;
-	c->cpu_partial_slabs = DIV_ROUND_UP(objects * 2, c->oo[0].objects);
+	c->cpu_partial.limit = DIV_ROUND_UP(objects * 2, c->oo[0].objects);
 	return 0;
 }
 
@@ -323,7 +323,7 @@ static void put_cpu_partial(struct kmem_cache *c, struct page *page, int drain)
 	struct page *old = c->cpu_partial.slab[cpu], *to_unfreeze = NULL;
 
 	assert_irqs_disabled();
-	if (old && drain && old->slabs >= c->cpu_partial_slabs) {
+	if (old && drain && old->slabs >= c->cpu_partial.limit) {
 		to_unfreeze = old;
 		old = NULL;
 	}
@@ -372,7 +372,7 @@ static struct page *get_partial(struct kmem_cache *c, void **freelist)
 			put_cpu_partial(c, page, 0);
 			more++;
 		}
-		if (more > c->cpu_partial_slabs / 2)
+		if (more > c->cpu_partial.limit / 2)
 			break;
 	}
 	spin_unlock(&c->list_lock);
@@ -608,6 +608,14 @@ noinline const char *slab_free_slow(struct kmem_cache *c, struct kmem_cache *h, 
 	if (!why)
 		handle_count(h, -1);
 	return why;
+}
+
+uintptr_t slub_this_cpu_slab(const struct kmem_cache *c, void **freelist)
+{
+	struct kmem_cache_cpu *kcc = this_cpu_slab(c);
+
+	*freelist = kcc->freelist;
+	return kcc->slab;
 }
 
 int slub_just_freed(struct kmem_cache *c, const void *obj, uintptr_t base)

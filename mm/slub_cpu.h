@@ -40,7 +40,7 @@ static inline __no_sanitize_address void *get_freepointer_safe(const struct kmem
 
 static __always_inline void *slub_alloc(struct kmem_cache *c, struct kmem_cache *h, gfp_t flags)
 {
-	percpu_off_t pc = c->cpu_slab;
+	percpu_off_t pc = c->cpu.slab;
 	unsigned long tid;
 	void *obj, *next;
 
@@ -52,14 +52,14 @@ static __always_inline void *slub_alloc(struct kmem_cache *c, struct kmem_cache 
 		next = get_freepointer_safe(c, obj);
 	} while (unlikely(!arch_this_cpu_cmpxchg_double(pc, (unsigned long)obj, tid,
 							 (unsigned long)next, next_tid(tid))));
-	arch_this_cpu_add(h->cpu_slab + CPU_INUSE, 1);
+	arch_this_cpu_add(h->cpu.slab + CPU_INUSE, 1);
 	return slub_post_alloc(c, obj, flags);
 }
 
 static __always_inline const char *slub_free(struct kmem_cache *c, struct kmem_cache *h,
 					      void *obj, uintptr_t base, unsigned int idx)
 {
-	percpu_off_t pc = c->cpu_slab;
+	percpu_off_t pc = c->cpu.slab;
 	unsigned long tid;
 	int marked = 0;
 	void *head;
@@ -78,7 +78,7 @@ static __always_inline const char *slub_free(struct kmem_cache *c, struct kmem_c
 		set_freepointer(c, obj, head);
 	} while (unlikely(!arch_this_cpu_cmpxchg_double(pc, (unsigned long)head, tid,
 							 (unsigned long)obj, next_tid(tid))));
-	arch_this_cpu_add(h->cpu_slab + CPU_INUSE, -1);
+	arch_this_cpu_add(h->cpu.slab + CPU_INUSE, -1);
 	return NULL;
 }
 

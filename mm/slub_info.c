@@ -38,7 +38,7 @@ static void report_cache(struct kmem_cache *c)
 	       c->common.name, in_use > 0 ? (unsigned long)in_use : 0UL,
 	       (unsigned long)atomic_long_read(&c->total_objects), c->size, c->oo[0].objects,
 	       1UL << c->oo[0].order, 0U, 0U, 0U, slabs, slabs, 0U, READ_ONCE(c->nr_partial),
-	       c->min_partial, IS_ENABLED(CONFIG_SLUB_TINY) ? 0U : c->cpu_partial_slabs,
+	       c->min_partial, slub_cpu_partial_limit(c),
 	       count_aliases(c));
 }
 
@@ -226,28 +226,27 @@ static int validate_node(struct kmem_cache *c)
 /* This CPU's own slab of c and its free list.  Interrupts off. */
 static int validate_this_cpu(struct kmem_cache *c)
 {
-	struct kmem_cache_cpu *kcc;
 	struct page *page;
 	unsigned int n;
+	uintptr_t base;
+	void *freelist;
 	int errors = 0;
 
 	assert_irqs_disabled();
-	if (IS_ENABLED(CONFIG_SLUB_TINY))
-		return 0;
-	kcc = arch_this_cpu_ptr(c->cpu_slab);
-	if (!kcc->slab) {
-		if (kcc->freelist)
-			bad(c, "this CPU has a free list (%p) and no slab\n", kcc->freelist);
+	base = slub_this_cpu_slab(c, &freelist);
+	if (!base) {
+		if (freelist)
+			bad(c, "this CPU has a free list (%p) and no slab\n", freelist);
 		return errors;
 	}
-	page = slab_page(kcc->slab);
+	page = slab_page(base);
 	errors += validate_slab_pages(c, page);
 	if (!errors && !state_frozen(slab_state(page)))
-		bad(c, "this CPU's slab %#lx is not frozen\n", kcc->slab);
+		bad(c, "this CPU's slab %#lx is not frozen\n", (unsigned long)base);
 	if (!errors)
-		errors += validate_freelist(c, kcc->slab, order_of(c, READ_ONCE(page->flags)),
-					    kcc->freelist, order_of(c, READ_ONCE(page->flags))->objects,
-					    &n, "this CPU's free list");
+		errors += validate_freelist(c, base, order_of(c, READ_ONCE(page->flags)), freelist,
+					    order_of(c, READ_ONCE(page->flags))->objects, &n,
+					    "this CPU's free list");
 	return errors;
 }
 

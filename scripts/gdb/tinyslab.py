@@ -259,7 +259,7 @@ class Slabinfo(Command):
                      f"{int(c['size']):6d} {int(oo['objects']):4d} {1 << int(oo['order']):4d} : "
                      f"tunables {0:4d} {0:4d} {0:4d} : slabdata {len(mine):6d} {len(mine):6d} "
                      f"{0:6d} : partial {list_length(c['partial'])} min "
-                     f"{int(c['min_partial'])} cpu {0 if tiny else int(c['cpu_partial_slabs'])} "
+                     f"{int(c['min_partial'])} cpu {0 if tiny else int(c['cpu_partial']['limit'])} "
                      f"aliases {aliases}")
         for h in handles:
             if int(h["target"]) != int(h.address):
@@ -332,7 +332,7 @@ def cpu_free_objects(c):
     """The objects on every CPU's free list of c (struct kmem_cache_cpu,
     one copy a stride from CPU to CPU: <arch/percpu.h>)."""
     kcc_t = gdb.lookup_type("struct kmem_cache_cpu").pointer()
-    off = int(c["cpu_slab"])
+    off = int(c["cpu"]["slab"])
     cpus = sym("x86_cpus")
     n = 0
     for cpu in range(cpus.type.range()[1] + 1 if cpus is not None else 1):

@@ -29,7 +29,7 @@ static struct kmem_cache *own_cache(const char *name, size_t size)
 /* This CPU's part of c; interrupts off. */
 static struct kmem_cache_cpu *here(struct kmem_cache *c)
 {
-	return arch_this_cpu_ptr(c->cpu_slab);
+	return arch_this_cpu_ptr(c->cpu.slab);
 }
 
 static struct page *slab_of(struct kmem_cache *c, const void *obj)
@@ -143,7 +143,7 @@ static void stale_exchange_fails_after_an_interrupt(struct ktest *t)
 	int done;
 
 	KTEST_ASSERT_NOT_NULL(t, c);
-	pc = c->cpu_slab;
+	pc = c->cpu.slab;
 	local_irq_save(flags);
 	x = kmem_cache_alloc(c, GFP_ATOMIC);		/* a CPU slab with a list */
 	kmem_cache_free(c, x);
@@ -317,7 +317,7 @@ static void free_to_a_full_slab_freezes_it(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 }
 
-/* This CPU's partial list never holds more than cpu_partial_slabs: the
+/* This CPU's partial list never holds more than cpu_partial.limit: the
  * slab that would go over sends the whole list to the node first. */
 static void cpu_partial_list_is_limited(struct ktest *t)
 {
@@ -327,7 +327,7 @@ static void cpu_partial_list_is_limited(struct ktest *t)
 
 	KTEST_ASSERT_NOT_NULL(t, c);
 	n = c->oo[0].objects;
-	limit = c->cpu_partial_slabs;
+	limit = c->cpu_partial.limit;
 	slabs = limit + 2;
 	KTEST_ASSERT_GE(t, limit, 1u);
 	KTEST_ASSERT_LE(t, (slabs + 1) * n, (unsigned int)MANY);
@@ -460,7 +460,7 @@ static void shrink_reaches_every_cpu(struct ktest *t)
 	KTEST_EXPECT_GT(t, kmem_cache_shrink(c), 0);
 	for_each_online_cpu(cpu) {
 		KTEST_EXPECT_EQ(t, READ_ONCE(((struct kmem_cache_cpu *)
-					      arch_per_cpu_ptr(c->cpu_slab, cpu))->slab), 0UL);
+					      arch_per_cpu_ptr(c->cpu.slab, cpu))->slab), 0UL);
 		KTEST_EXPECT_NULL(t, READ_ONCE(c->cpu_partial.slab[cpu]));
 	}
 	KTEST_EXPECT_EQ(t, atomic_long_read(&c->nr_slabs), 0L);
@@ -605,10 +605,10 @@ static void percpu_copies_share_strides(struct ktest *t)
 		c[i] = own_cache(names[i], 64);
 		KTEST_ASSERT_NOT_NULL(t, c[i]);
 		for (cpu = 0; cpu < NR_CPUS; cpu++)
-			KTEST_EXPECT_EQ(t, (uintptr_t)arch_per_cpu_ptr(c[i]->cpu_slab, cpu) -
-					   (uintptr_t)arch_per_cpu_ptr(c[i]->cpu_slab, 0),
+			KTEST_EXPECT_EQ(t, (uintptr_t)arch_per_cpu_ptr(c[i]->cpu.slab, cpu) -
+					   (uintptr_t)arch_per_cpu_ptr(c[i]->cpu.slab, 0),
 					(uintptr_t)cpu * ARCH_PERCPU_STRIDE);
-		KTEST_EXPECT_EQ(t, (uintptr_t)arch_per_cpu_ptr(c[i]->cpu_slab, 0) %
+		KTEST_EXPECT_EQ(t, (uintptr_t)arch_per_cpu_ptr(c[i]->cpu.slab, 0) %
 				   sizeof(struct kmem_cache_cpu), 0u);
 	}
 	KTEST_EXPECT_LE(t, slub_mode_pages() - before,
