@@ -268,22 +268,25 @@ static void map_slab_pages(struct page *page, unsigned int order, struct kmem_ca
 		page_update_flags(page, n, flags, 0);
 }
 
-/* Constructs the objects of a new slab and chains them in address order. */
+/* Constructs the objects of a new slab, then chains them in address
+ * order: a store and an add for each (most slabs are made as the heap
+ * grows, so this runs for about every allocation). */
 static void init_objects(struct kmem_cache *c, uintptr_t base, unsigned int objects)
 {
-	unsigned int i;
+	size_t size = c->size, offset = c->offset;
+	char *obj, *last = (char *)base + (objects - 1) * size;
 
-	for (i = 0; i < objects; i++) {
-		void *obj = slab_obj(c, base, i);
-
-		if (c->common.ctor) {
-			kmem_mark_internal(obj, c->common.object_size);
-			c->common.ctor(obj);
-			kmem_mark_noaccess(obj, c->common.object_size);
-		}
-		kmem_mark_internal((char *)obj + c->offset, sizeof(void *));
-		set_freepointer(c, obj, i + 1 < objects ? slab_obj(c, base, i + 1) : NULL);
+	for (obj = (char *)base; c->common.ctor && obj <= last; obj += size) {
+		kmem_mark_internal(obj, c->common.object_size);
+		c->common.ctor(obj);
+		kmem_mark_noaccess(obj, c->common.object_size);
 	}
+	for (obj = (char *)base; obj < last; obj += size) {
+		kmem_mark_internal(obj + offset, sizeof(void *));
+		*(void **)(obj + offset) = obj + size;
+	}
+	kmem_mark_internal(last + offset, sizeof(void *));
+	*(void **)(last + offset) = NULL;
 }
 
 struct page *new_slab(struct kmem_cache *c, gfp_t flags)
