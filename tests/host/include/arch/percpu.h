@@ -8,12 +8,14 @@
  *
  * The operations on this CPU's copy keep the kernel's contract: atomic
  * against this CPU's "interrupts" (signals taken on the same thread, or
- * calls made from a signal handler), and written by this CPU only.  They
- * are __atomic builtins, which ThreadSanitizer understands: the
- * double-word compare-and-exchange is a 16-byte one on a 64-bit host
- * (cmpxchg16b, inlined with -mcx16) and an 8-byte one at -m32.  Unlike the
- * kernel's they carry a lock prefix, which changes their cost, not what
- * they do.
+ * calls made from a signal handler), and written by this CPU only.  As in
+ * the kernel, each is one instruction without a lock prefix (add,
+ * cmpxchg16b on a 64-bit host, cmpxchg8b at -m32): a signal comes between
+ * two instructions, never inside one, and other threads only read these
+ * words.  Under ThreadSanitizer, which does not see inside inline asm,
+ * they are __atomic builtins instead (the compare-and-exchange inlined as
+ * lock cmpxchg16b with -mcx16), so that it sees every access; the lock
+ * prefix changes their cost there, not what they do.
  */
 #ifndef ARCH_PERCPU_H
 #define ARCH_PERCPU_H
@@ -26,8 +28,20 @@ typedef unsigned long percpu_off_t;
 
 #if __SIZEOF_LONG__ == 8
 typedef unsigned __int128 host_percpu_pair_t;
+#define HOST_CMPXCHG_DOUBLE	"cmpxchg16b"
 #else
 typedef unsigned long long host_percpu_pair_t;
+#define HOST_CMPXCHG_DOUBLE	"cmpxchg8b"
+#endif
+
+/* ThreadSanitizer's builds use the __atomic builtins (above). */
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define HOST_PERCPU_ATOMICS	1
+#endif
+#endif
+#ifndef HOST_PERCPU_ATOMICS
+#define HOST_PERCPU_ATOMICS	0
 #endif
 
 static inline percpu_off_t arch_percpu_off(const void *p)
@@ -54,8 +68,12 @@ static inline unsigned long arch_this_cpu_read(percpu_off_t off)
  * threads only read the word. */
 static inline void arch_this_cpu_add(percpu_off_t off, long v)
 {
-	__atomic_fetch_add((unsigned long *)arch_this_cpu_ptr(off), (unsigned long)v,
-			   __ATOMIC_RELAXED);
+	unsigned long *p = arch_this_cpu_ptr(off);
+
+	if (HOST_PERCPU_ATOMICS)
+		__atomic_fetch_add(p, (unsigned long)v, __ATOMIC_RELAXED);
+	else
+		__asm__ __volatile__("add %1, %0" : "+m"(*p) : "r"(v) : "memory", "cc");
 }
 
 /*
@@ -102,9 +120,19 @@ static inline int arch_this_cpu_cmpxchg_double(percpu_off_t off, unsigned long o
 	host_percpu_pair_t old = o1 | (host_percpu_pair_t)o2 << (8 * sizeof(long));
 	host_percpu_pair_t new = n1 | (host_percpu_pair_t)n2 << (8 * sizeof(long));
 
+	host_percpu_pair_t *p = arch_this_cpu_ptr(off);
+	int done;
+
 	host_percpu_interrupt();
-	return __atomic_compare_exchange_n((host_percpu_pair_t *)arch_this_cpu_ptr(off), &old, new,
-					   0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	if (HOST_PERCPU_ATOMICS)
+		return __atomic_compare_exchange_n(p, &old, new, 0, __ATOMIC_RELAXED,
+						   __ATOMIC_RELAXED);
+	(void)old;
+	(void)new;
+	__asm__ __volatile__(HOST_CMPXCHG_DOUBLE " %1"
+			     : "=@ccz"(done), "+m"(*p), "+a"(o1), "+d"(o2)
+			     : "b"(n1), "c"(n2) : "memory");
+	return done;
 }
 
 #endif /* ARCH_PERCPU_H */
