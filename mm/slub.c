@@ -418,15 +418,21 @@ int cache_open(struct kmem_cache *c)
 	struct kmem_cache *target;
 	unsigned long save;
 
-	if (calculate_sizes(c) || slub_cpu_open(c))
+	if (calculate_sizes(c))
 		return -1;
 	spin_lock_irqsave(&slab_caches_lock, save);
 	target = find_mergeable(c);
-	if (target) {
-		c->target = target;
+	c->target = target ? target : c;
+	if (target)
 		target->refcount++;
-	}
 	spin_unlock_irqrestore(&slab_caches_lock, save);
+	if (slub_cpu_open(c)) {
+		spin_lock_irqsave(&slab_caches_lock, save);
+		if (target)
+			target->refcount--;
+		spin_unlock_irqrestore(&slab_caches_lock, save);
+		return -1;
+	}
 	if (target)
 		return 0;
 	open_own(c);

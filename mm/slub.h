@@ -100,28 +100,28 @@ struct slub_cpu_partial {
 #else
 #include <arch/percpu.h>
 
-/* With per-CPU slabs, each CPU's part of a cache (mm/slub_cpu.c): its copies
- * are ARCH_PERCPU_STRIDE apart (<arch/percpu.h>), several caches' side by
- * side in one stride.  freelist and tid are compared and exchanged together
- * on this CPU's copy, without a lock prefix: see "Fast path" there.  An
- * alias has one too, of which it uses only inuse. */
+/* With per-CPU slabs, each CPU's part of a cache (mm/slub_cpu.c), Linux's
+ * four words: its copies are ARCH_PERCPU_STRIDE apart (<arch/percpu.h>),
+ * several caches' side by side in one stride.  freelist and tid are
+ * compared and exchanged together on this CPU's copy, without a lock
+ * prefix: see "Fast path" there.  Only its CPU changes a copy. */
 struct kmem_cache_cpu {
 	void *freelist;			/* first free object of the CPU slab, this CPU's */
 	unsigned long tid;		/* transaction id: changes with every change */
 	unsigned long slab;		/* the CPU slab's first byte, 0 if none */
-	long inuse;			/* allocated here less freed here through this
-					 * handle, all slabs */
+	struct page *partial;		/* its partial slabs, linked by page->next
+					 * (interrupts off) */
 } __aligned(2 * sizeof(long));
 
-/* Where a cache's struct kmem_cache_cpu is: what the fast paths read. */
+/* A handle's per-CPU parts: what the fast paths read. */
 struct slub_cpu_ref {
-	percpu_off_t slab;		/* its copies (an alias's: its count only) */
+	percpu_off_t slab;		/* its struct kmem_cache_cpu (0 for an alias) */
+	percpu_off_t count;		/* a long: the objects allocated less those
+					 * freed on that CPU through this handle */
 };
 
-/* Each CPU's partial slabs, linked by page->next: changed by that CPU
- * only, interrupts off; at most limit slabs each. */
+/* The partial slabs a CPU keeps of the cache, at most. */
 struct slub_cpu_partial {
-	struct page *slab[NR_CPUS];
 	unsigned int limit;
 };
 #endif

@@ -16,8 +16,9 @@
  * allocates or frees here between the reads and the exchange makes it
  * fail, and the path starts again.  The slab is known by its first byte
  * (kmem_cache_cpu.slab), which the free finds from the pointer alone.  A
- * per-CPU count of objects allocated less freed (one add, no lock either)
- * makes the objects in use exact without a walk.
+ * per-CPU count of objects allocated less freed through each handle (one
+ * add, no lock either) makes each cache's objects in use exact without a
+ * walk.
  *
  * Slow paths, with interrupts off (no lock for this CPU's own data):
  * refill from the CPU slab's list in struct page, then the CPU's partial
@@ -34,7 +35,9 @@
  * Per-CPU partial lists, as Linux 6.1: at most cpu_partial.limit slabs
  * (the slabs that hold 6, 24, 52 or 120 objects half full, by object
  * size); a CPU that would go over gives its whole list back to the node
- * first.  Shrink, destroy and reclaim ask every CPU to give its CPU slab
+ * first.  The list's head is in the CPU's kmem_cache_cpu, as Linux's, so
+ * that no two CPUs write one cache line.  Shrink, destroy and reclaim ask
+ * every CPU to give its CPU slab
  * and partial list back (on_each_cpu()); with interrupts off only this
  * CPU can (then a destroy refuses if another CPU holds a slab of the
  * cache).
@@ -42,10 +45,13 @@
  * The fast paths are inline in mm/slub.c's entry points (mm/slub_cpu.h):
  * a call less on every allocation and free.
  *
- * Per-CPU data.  struct kmem_cache_cpu is 4 words; copies of it lie
- * ARCH_PERCPU_STRIDE bytes apart, and the structs of several caches share
- * a stride (4 on i386: 16 bytes each), so a cache costs 16 bytes a CPU,
- * not a stride.  The chunks come from whole pages, counted in Slab:.
+ * Per-CPU data.  struct kmem_cache_cpu is Linux's 4 words (freelist, tid,
+ * slab, partial); copies of it lie ARCH_PERCPU_STRIDE bytes apart, and the
+ * structs of several caches share a stride (4 on i386: 16 bytes each).
+ * Each handle's count of objects in use takes a slot of the same size
+ * (an alias has only that one), so a cache costs 32 bytes a CPU and an
+ * alias 16, not a stride.  The chunks come from whole pages, counted in
+ * Slab:.
  *
  * Lock order: slub.c's; percpu_lock (the chunks) is taken alone.
  * Interrupts off: a CPU's kmem_cache_cpu outside the fast path, its
@@ -219,19 +225,26 @@ static void cpu_set_freelist(struct kmem_cache_cpu *kcc, void *freelist)
  * any context. */
 static void handle_count(const struct kmem_cache *h, long n)
 {
-	arch_this_cpu_add(h->cpu.slab + CPU_INUSE, n);
+	arch_this_cpu_add(h->cpu.count, n);
+}
+
+/* The count of handle h on CPU cpu. */
+static long *per_cpu_count(const struct kmem_cache *h, unsigned int cpu)
+{
+	return arch_per_cpu_ptr(h->cpu.count, cpu);
 }
 
 int slub_cpu_open(struct kmem_cache *c)
 {
-	struct kmem_cache_cpu *s = slot_alloc();
-	unsigned int objects, cpu;
+	struct kmem_cache_cpu *count = slot_alloc(), *s = NULL;
+	unsigned int objects;
 
-	if (!s)
+	if (count && !is_alias(c) && !(s = slot_alloc()))
+		slot_free(count);
+	if (!count || (!is_alias(c) && !s))
 		return -1;
-	c->cpu.slab = arch_percpu_off(s);
-	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		c->cpu_partial.slab[cpu] = NULL;
+	c->cpu.count = arch_percpu_off(count);	/* its first word, zeroed */
+	c->cpu.slab = s ? arch_percpu_off(s) : 0;
 	if (c->size >= PAGE_SIZE)
 		objects = 6;
 	else if (c->size >= 1024)
@@ -246,7 +259,9 @@ int slub_cpu_open(struct kmem_cache *c)
 
 void slub_cpu_close(struct kmem_cache *c)
 {
-	slot_free(per_cpu_slab(c, 0));
+	slot_free(arch_per_cpu_ptr(c->cpu.count, 0));
+	if (c->cpu.slab)
+		slot_free(per_cpu_slab(c, 0));
 }
 
 long slub_objects_in_use(const struct kmem_cache *c)
@@ -255,7 +270,7 @@ long slub_objects_in_use(const struct kmem_cache *c)
 	long n = 0;
 
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		n += READ_ONCE(per_cpu_slab(c, cpu)->inuse);
+		n += READ_ONCE(*per_cpu_count(c, cpu));
 	return n;
 }
 
@@ -264,7 +279,7 @@ int slub_cpu_holds_slabs(const struct kmem_cache *c)
 	unsigned int cpu;
 
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		if (READ_ONCE(per_cpu_slab(c, cpu)->slab) || READ_ONCE(c->cpu_partial.slab[cpu]))
+		if (READ_ONCE(per_cpu_slab(c, cpu)->slab) || READ_ONCE(per_cpu_slab(c, cpu)->partial))
 			return 1;
 	return 0;
 }
@@ -319,8 +334,8 @@ static void unfreeze_partials(struct kmem_cache *c, struct page *list)
  * list goes back to the node first. */
 static void put_cpu_partial(struct kmem_cache *c, struct page *page, int drain)
 {
-	unsigned int cpu = smp_processor_id();
-	struct page *old = c->cpu_partial.slab[cpu], *to_unfreeze = NULL;
+	struct kmem_cache_cpu *kcc = this_cpu_slab(c);
+	struct page *old = kcc->partial, *to_unfreeze = NULL;
 
 	assert_irqs_disabled();
 	if (old && drain && old->slabs >= c->cpu_partial.limit) {
@@ -329,7 +344,7 @@ static void put_cpu_partial(struct kmem_cache *c, struct page *page, int drain)
 	}
 	page->slabs = old ? old->slabs + 1 : 1;
 	page->next = old;
-	c->cpu_partial.slab[cpu] = page;
+	WRITE_ONCE(kcc->partial, page);
 	if (to_unfreeze)
 		unfreeze_partials(c, to_unfreeze);
 }
@@ -430,8 +445,7 @@ static void deactivate_slab(struct kmem_cache *c, struct page *page, void *freel
 static void flush_cpu_slab(struct kmem_cache *c)
 {
 	struct kmem_cache_cpu *kcc = this_cpu_slab(c);
-	unsigned int cpu = smp_processor_id();
-	struct page *list = c->cpu_partial.slab[cpu];
+	struct page *list = kcc->partial;
 	void *freelist = kcc->freelist;
 
 	assert_irqs_disabled();
@@ -443,7 +457,7 @@ static void flush_cpu_slab(struct kmem_cache *c)
 		deactivate_slab(c, page, freelist);
 	}
 	if (list) {
-		WRITE_ONCE(c->cpu_partial.slab[cpu], NULL);
+		WRITE_ONCE(kcc->partial, NULL);
 		unfreeze_partials(c, list);
 	}
 }
@@ -485,12 +499,12 @@ int slub_flush(struct kmem_cache *c)
  * *freelist.  NULL if out of memory.  Interrupts off. */
 static struct page *new_cpu_slab(struct kmem_cache *c, gfp_t flags, void **freelist)
 {
-	unsigned int cpu = smp_processor_id();
+	struct kmem_cache_cpu *kcc = this_cpu_slab(c);
 	struct page *page;
 
 	assert_irqs_disabled();
-	while ((page = c->cpu_partial.slab[cpu])) {
-		WRITE_ONCE(c->cpu_partial.slab[cpu], page->next);
+	while ((page = kcc->partial)) {
+		WRITE_ONCE(kcc->partial, page->next);
 		*freelist = get_freelist(c, page);
 		if (*freelist)
 			return page;

@@ -9,7 +9,6 @@
 #define CPU_FREELIST	__builtin_offsetof(struct kmem_cache_cpu, freelist)
 #define CPU_TID		__builtin_offsetof(struct kmem_cache_cpu, tid)
 #define CPU_SLAB	__builtin_offsetof(struct kmem_cache_cpu, slab)
-#define CPU_INUSE	__builtin_offsetof(struct kmem_cache_cpu, inuse)
 
 static inline unsigned long next_tid(unsigned long tid)
 {
@@ -52,7 +51,7 @@ static __always_inline void *slub_alloc(struct kmem_cache *c, struct kmem_cache 
 		next = get_freepointer_safe(c, obj);
 	} while (unlikely(!arch_this_cpu_cmpxchg_double(pc, (unsigned long)obj, tid,
 							 (unsigned long)next, next_tid(tid))));
-	arch_this_cpu_add(h->cpu.slab + CPU_INUSE, 1);
+	arch_this_cpu_add(h->cpu.count, 1);
 	return slub_post_alloc(c, obj, flags);
 }
 
@@ -78,7 +77,7 @@ static __always_inline const char *slub_free(struct kmem_cache *c, struct kmem_c
 		set_freepointer(c, obj, head);
 	} while (unlikely(!arch_this_cpu_cmpxchg_double(pc, (unsigned long)head, tid,
 							 (unsigned long)obj, next_tid(tid))));
-	arch_this_cpu_add(h->cpu.slab + CPU_INUSE, -1);
+	arch_this_cpu_add(h->cpu.count, -1);
 	return NULL;
 }
 

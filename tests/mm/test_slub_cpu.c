@@ -47,7 +47,8 @@ static unsigned int cpu_partials(struct kmem_cache *c, unsigned int cpu)
 	struct page *page;
 	unsigned int n = 0;
 
-	for (page = READ_ONCE(c->cpu_partial.slab[cpu]); page; page = page->next)
+	for (page = READ_ONCE(((struct kmem_cache_cpu *)arch_per_cpu_ptr(c->cpu.slab, cpu))->partial);
+	     page; page = page->next)
 		n++;
 	return n;
 }
@@ -85,6 +86,12 @@ static void free_n(struct kmem_cache *c, unsigned int n)
 
 /* ---- this CPU's list ------------------------------------------------------------ */
 
+/* This CPU's count of c's objects in use (c a handle). */
+static long here_count(struct kmem_cache *c)
+{
+	return *(long *)arch_this_cpu_ptr(c->cpu.count);
+}
+
 /* An allocation pops this CPU's list and a free to its slab pushes: last
  * in, first out; the tid changes with each, and so does this CPU's count
  * of objects in use. */
@@ -106,7 +113,7 @@ static void cpu_list_is_lifo_and_counted(struct ktest *t)
 	}
 	kcc = here(c);
 	tid = kcc->tid;
-	inuse = kcc->inuse;
+	inuse = here_count(c);
 	KTEST_EXPECT_EQ(t, inuse, 2L);
 	kmem_cache_free(c, b);
 	KTEST_EXPECT_PTR_EQ(t, kcc->freelist, b);
@@ -116,7 +123,7 @@ static void cpu_list_is_lifo_and_counted(struct ktest *t)
 	KTEST_EXPECT_PTR_EQ(t, kcc->freelist, a);
 	KTEST_EXPECT_PTR_EQ(t, get_freepointer(c, a), b);
 	KTEST_EXPECT_NE(t, kcc->tid, tid);
-	KTEST_EXPECT_EQ(t, kcc->inuse, 0L);
+	KTEST_EXPECT_EQ(t, here_count(c), 0L);
 	x = kmem_cache_alloc(c, GFP_ATOMIC);
 	y = kmem_cache_alloc(c, GFP_ATOMIC);
 	KTEST_EXPECT_PTR_EQ(t, x, a);
@@ -305,7 +312,7 @@ static void free_to_a_full_slab_freezes_it(struct ktest *t)
 	KTEST_EXPECT_EQ(t, state_inuse(slab_state(page)), n);
 	kmem_cache_free(c, objs[0]);
 	KTEST_EXPECT_TRUE(t, state_frozen(slab_state(page)));
-	KTEST_EXPECT_PTR_EQ(t, c->cpu_partial.slab[cpu], page);
+	KTEST_EXPECT_PTR_EQ(t, here(c)->partial, page);
 	KTEST_EXPECT_EQ(t, state_free(slab_state(page)), 0u);
 	kmem_cache_free(c, objs[1]);
 	KTEST_EXPECT_EQ(t, state_free(slab_state(page)), 1u);
@@ -461,7 +468,7 @@ static void shrink_reaches_every_cpu(struct ktest *t)
 	for_each_online_cpu(cpu) {
 		KTEST_EXPECT_EQ(t, READ_ONCE(((struct kmem_cache_cpu *)
 					      arch_per_cpu_ptr(c->cpu.slab, cpu))->slab), 0UL);
-		KTEST_EXPECT_NULL(t, READ_ONCE(c->cpu_partial.slab[cpu]));
+		KTEST_EXPECT_EQ(t, cpu_partials(c, cpu), 0u);
 	}
 	KTEST_EXPECT_EQ(t, atomic_long_read(&c->nr_slabs), 0L);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
@@ -590,7 +597,8 @@ static void remote_frees_race_on_one_slab(struct ktest *t)
 /* ---- per-CPU data ---------------------------------------------------------------------- */
 
 /* Each CPU's copy lies a stride after the previous CPU's, and caches share
- * strides: 32 caches take at most a page more than their slots need. */
+ * strides: 32 caches, two slots each (the struct and the count), take at
+ * most a page more than their slots need. */
 static void percpu_copies_share_strides(struct ktest *t)
 {
 	unsigned int per_page = (unsigned int)((PAGE_SIZE / (NR_CPUS * ARCH_PERCPU_STRIDE)) *
@@ -612,7 +620,7 @@ static void percpu_copies_share_strides(struct ktest *t)
 				   sizeof(struct kmem_cache_cpu), 0u);
 	}
 	KTEST_EXPECT_LE(t, slub_mode_pages() - before,
-			(unsigned long)DIV_ROUND_UP(ARRAY_SIZE(c), per_page));
+			(unsigned long)DIV_ROUND_UP(2 * ARRAY_SIZE(c), per_page));
 	ktest_info(t, "%u per-CPU structs a page (%zu bytes each); %lu pages more for %zu caches",
 		   per_page, sizeof(struct kmem_cache_cpu), slub_mode_pages() - before,
 		   ARRAY_SIZE(c));
