@@ -28,7 +28,6 @@
 
 unsigned long apic_phys_base = APIC_DEFAULT_BASE;
 int apic_usable;
-unsigned long tsc_khz;
 static unsigned long apic_timer_per_tick;	/* APIC timer counts (divide by 16) per jiffy */
 
 static volatile u32 *apic_reg(u32 reg)
