@@ -963,6 +963,13 @@ static int pick_page_start(unsigned int slot, unsigned int k, struct bad_ptr *b)
 	if (!o)
 		return 0;
 	p = (u8 *)(((uintptr_t)o->p & PAGE_MASK) + delta * (long)PAGE_SIZE);
+	/* A page start may be the start of a free object in a slab (SLAB's
+	 * objects with their descriptor off the slab, SLUB's slabs): freeing
+	 * it is a double free, which an allocator that leaves those to
+	 * kmem_debug= does not catch.  There the pointer is one byte further:
+	 * no object starts there, whatever the layout. */
+	if (!kmem_allocator_catches(KMEM_BAD_DOUBLE_FREE_LATER))
+		p++;
 	if (find_object(starts_at, p))
 		return 0;
 	b->ptr = p;
