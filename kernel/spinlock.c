@@ -87,19 +87,36 @@ static int recursion(spinlock_t *lock, void *pc)
 	return 1;
 }
 
+void lockup_watch_start(struct lockup_watch *w, u16 head, u64 now)
+{
+	w->head = head;
+	w->since = now;
+}
+
+int lockup_watch_expired(struct lockup_watch *w, u16 head, u64 now, u64 budget)
+{
+	if (head != w->head) {
+		lockup_watch_start(w, head, now);
+		return 0;
+	}
+	return now - w->since > budget;
+}
+
 /* Waits for the raw lock the way the production lock waits (a ticket, or
  * test-and-set with backoff: <tiny/spinlock_smp.h>), reporting a lockup once
- * if that takes longer than 2^spin_lockup_shift cycles. */
+ * if the lock makes no progress for 2^spin_lockup_shift cycles meanwhile. */
 static void spin_wait(spinlock_t *lock, void *pc)
 {
 	struct arch_spin_wait w;
-	u64 start = get_cycles();
+	struct lockup_watch watch;
 	int reported = 0;
 
+	lockup_watch_start(&watch, arch_spin_head(&lock->raw), get_cycles());
 	arch_spin_wait_begin(&lock->raw, &w);
 	while (!arch_spin_wait_step(&lock->raw, &w)) {
-		if (!reported && get_cycles() - start >
-				 (1ULL << __atomic_load_n(&spin_lockup_shift, __ATOMIC_RELAXED))) {
+		if (!reported && lockup_watch_expired(&watch, arch_spin_head(&lock->raw),
+				get_cycles(), 1ULL << __atomic_load_n(&spin_lockup_shift,
+								      __ATOMIC_RELAXED))) {
 			spin_bug(lock, "lockup suspected", pc);
 			reported = 1;
 		}

@@ -30,9 +30,13 @@
  *     reported, and the lock is left as it was, held once;
  *   - unlocking a lock nobody holds, or one another CPU holds: reported,
  *     and the lock is left as it was;
- *   - a lockup: spinning far longer than any critical section takes
- *     (2^spin_lockup_shift cycles of get_cycles()): the lock, the holder CPU and
- *     where it took the lock are reported once, then the CPU keeps waiting;
+ *   - a lockup: a lock that makes no progress (no CPU takes it: its
+ *     head ticket stays put) for far longer than any critical section
+ *     takes (2^spin_lockup_shift cycles of get_cycles()) while a CPU
+ *     waits for it: the lock, the holder CPU and where it took the lock
+ *     are reported once, then the CPU keeps waiting.  A long wait in a
+ *     queue that moves is no lockup: behind three CPUs whose virtual CPUs
+ *     the host runs late, a ticket waits for each hand-over in turn;
  *   - a bad magic number (a lock never initialised, or overwritten): the
  *     call is reported and does nothing;
  *   - assert_spin_held() on a lock this CPU does not hold ("not held"; on
@@ -78,9 +82,20 @@ void debug_spin_assert_held(spinlock_t *lock, void *pc);
 void debug_spin_assert_not_held(spinlock_t *lock, void *pc);
 /* Number of misuse reports so far (the self-tests check it rises). */
 extern unsigned long spin_bug_count;
-/* A lockup is reported after 2^spin_lockup_shift cycles of spinning (tests
- * lower it; a 32-bit word, so that i386 changes it atomically). */
+/* A lockup is reported after 2^spin_lockup_shift cycles without progress
+ * (tests lower it; a 32-bit word, so that i386 changes it atomically). */
 extern unsigned int spin_lockup_shift;
+
+/* The lockup clock of one wait: restarted whenever the lock's head ticket
+ * moves (a CPU took the lock and let it go). */
+struct lockup_watch {
+	u64 since;		/* cycles when the head last moved */
+	u16 head;		/* the head seen then */
+};
+/* Starts the clock at now with the lock's head. */
+void lockup_watch_start(struct lockup_watch *w, u16 head, u64 now);
+/* Nonzero once the head has stayed put for more than budget cycles. */
+int lockup_watch_expired(struct lockup_watch *w, u16 head, u64 now, u64 budget);
 
 #define spin_lock(lock)		debug_spin_lock((lock), _THIS_IP_)
 #define spin_trylock(lock)	debug_spin_trylock((lock), _THIS_IP_)

@@ -184,6 +184,13 @@ static __always_inline void arch_spin_unlock(arch_spinlock_t *lock)
 	__atomic_store_n(&lock->tickets.head, next, __ATOMIC_RELEASE);
 }
 
+/* The ticket now served: it moves on every hand-over (the debug lock's
+ * lockup clock restarts then). */
+static inline u16 arch_spin_head(arch_spinlock_t *lock)
+{
+	return __atomic_load_n(&lock->tickets.head, __ATOMIC_RELAXED);
+}
+
 static inline int arch_spin_is_locked(arch_spinlock_t *lock)
 {
 	u32 v = __atomic_load_n(&lock->slock, __ATOMIC_RELAXED);

@@ -19,6 +19,7 @@ static inline void arch_spin_unlock(arch_spinlock_t *lock) { (void)lock; }
 static inline int arch_spin_trylock(arch_spinlock_t *lock) { (void)lock; return 1; }
 static inline int arch_spin_is_locked(arch_spinlock_t *lock) { (void)lock; return 0; }
 static inline int arch_spin_is_contended(arch_spinlock_t *lock) { (void)lock; return 0; }
+static inline u16 arch_spin_head(arch_spinlock_t *lock) { (void)lock; return 0; }
 
 /* A wait for the lock (the debug lock's loop) ends at once. */
 struct arch_spin_wait { };

@@ -320,6 +320,36 @@ static void debug_lock_reports_other_cpus(struct ktest *t)
 #endif
 }
 
+/* The lockup clock restarts on every hand-over: a wait in a queue that moves
+ * is no lockup, however long (a ticket behind CPUs whose virtual CPUs the host
+ * runs late: issue 34 saw every CPU report slob_lock, "not held", while the
+ * smp suite went on); a lock whose head stays put is one.  No CPU needed:
+ * the clock is fed the heads and times a wait would see. */
+static void lockup_clock_restarts_on_every_hand_over(struct ktest *t)
+{
+#ifdef CONFIG_DEBUG_SPINLOCK
+	const u64 budget = 1000;
+	struct lockup_watch w;
+	u64 now;
+	u16 head = 7;
+
+	lockup_watch_start(&w, head, 0);
+	for (now = 0; now <= 20 * budget; now += budget / 4) {	/* a hand-over each 2 steps */
+		if (now % (budget / 2) == 0)
+			head++;
+		KTEST_EXPECT_FALSE(t, lockup_watch_expired(&w, head, now, budget));
+	}
+	now = 20 * budget;				/* the last hand-over */
+	KTEST_EXPECT_FALSE(t, lockup_watch_expired(&w, head, now + budget / 2, budget));
+	KTEST_EXPECT_TRUE(t, lockup_watch_expired(&w, head, now + budget + 1, budget));
+	lockup_watch_start(&w, (u16)0xffff, 0);		/* the 16-bit head wraps */
+	KTEST_EXPECT_FALSE(t, lockup_watch_expired(&w, 0, 2 * budget, budget));
+	KTEST_EXPECT_TRUE(t, lockup_watch_expired(&w, 0, 3 * budget + 1, budget));
+#else
+	ktest_skip(t, "CONFIG_DEBUG_SPINLOCK is off");
+#endif
+}
+
 /* ---- smp_call_function ------------------------------------------------------- */
 
 struct call_probe {
@@ -1135,6 +1165,7 @@ static const struct ktest_case smp_cases[] = {
 	KTEST_CASE(trylock_takes_only_a_free_lock),
 	KTEST_CASE(lock_torture_counts_exact),
 	KTEST_CASE(debug_lock_reports_other_cpus),
+	KTEST_CASE(lockup_clock_restarts_on_every_hand_over),
 	KTEST_CASE(call_function_reaches_every_other_cpu),
 	KTEST_CASE(call_function_refused_with_interrupts_off),
 	KTEST_CASE(timers_run_where_armed),

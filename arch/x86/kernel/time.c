@@ -19,6 +19,10 @@ unsigned long tsc_khz;
 #define PIT_MODE	0x43
 #define PIT_CH0_RATE	0x34	/* channel 0, lobyte/hibyte, mode 2 (rate generator) */
 
+/* The TSC's rate (<arch/timex.h>): set by the local APIC's calibration
+ * (apic.c, SMP); 0 on a uniprocessor kernel, whose users then assume one. */
+unsigned long tsc_khz;
+
 static void timer_interrupt(struct pt_regs *regs)
 {
 	(void)regs;
