@@ -312,20 +312,22 @@ static void descriptor_on_or_off_slab(struct ktest *t)
 /* Successive slabs start their objects colour_off bytes further on, cycling. */
 static void colour_offsets_cycle(struct ktest *t)
 {
-	static void *obj[256];
 	struct kmem_cache *c = kmem_cache_create("test_colour", 1100, 0, 0, NULL, NULL);
-	unsigned int i, n = 0, slabs, first = 0;
+	unsigned int i, n = 0, slabs, first = 0, room;
 	unsigned long flags;
+	void **obj;
 
 	KTEST_ASSERT_NOT_NULL(t, c);
 	KTEST_ASSERT_GE(t, c->colour, 3u);
-	KTEST_ASSERT_LE(t, (c->colour + 2) * c->num, ARRAY_SIZE(obj));
+	room = (c->colour + 2) * c->num;	/* 295 with 16 KiB pages */
+	obj = kcalloc(room, sizeof(*obj), GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, obj);
 	local_irq_save(flags);
 	for (slabs = 0; slabs < c->colour + 2; slabs++) {
 		struct slab *slabp;
 		size_t colour;
 
-		while (c->num_slabs == slabs && n < ARRAY_SIZE(obj) &&
+		while (c->num_slabs == slabs && n < room &&
 		       (obj[n] = kmem_cache_alloc(c, GFP_ATOMIC)))	/* the refill that grows */
 			n++;					/* takes only the new slab */
 		KTEST_EXPECT_EQ(t, c->num_slabs, slabs + 1);	/* not when allocations fail */
@@ -342,6 +344,7 @@ static void colour_offsets_cycle(struct ktest *t)
 	for (i = 0; i < n; i++)
 		kmem_cache_free(c, obj[i]);
 	local_irq_restore(flags);
+	kfree(obj);
 	ktest_info(t, "%u slabs of %u objects, %u colours of %zu bytes", slabs, c->num, c->colour,
 		   c->colour_off);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
