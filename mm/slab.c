@@ -23,6 +23,20 @@
  * size class, which is never destroyed.  Each cache keeps its slabs on
  * three lists (full, partial, free).
  *
+ * Fallback slabs.  A cache whose slabs are larger than the smallest order
+ * that holds an object (raised by the rules above) also has a fallback
+ * shape, that order's best layout, as SLUB has its minimum order: when
+ * the page allocator has no free block of the cache's own order, a new
+ * slab takes the fallback's pages instead, so that an allocation fails
+ * only when no block of the smallest order is free.  Both kinds of slab
+ * share the cache's lists, magazines and lock; a slab's kind is the order
+ * of its block (its head page's, which the page allocator keeps), and the
+ * cache counts its fallback slabs.  A fallback slab is not coloured: its
+ * objects end where the slab ends, so that no object start of a full-sized
+ * slab's span lies in its pages past its last object, and the free fast
+ * path's object-start check (offset below num * size, a multiple of size)
+ * needs no shape of its own.
+ *
  * Object caching.  Objects are cached constructed: the constructor runs
  * on every object of a new slab, the destructor when a slab is destroyed;
  * in between, objects go back and forth between slabs and callers without
@@ -107,9 +121,10 @@
  * take each cache's lock in turn.
  *
  * c->lock: the cache's three slab lists; every slab's descriptor (free
- * chain head, inuse, list link) and bufctl entries; the counters num_slabs,
- * free_objects, colour_next and free_touched; and which magazine each CPU
- * slot points to (the counts read every slot under it).  Taken with
+ * chain head, inuse, list link) and bufctl entries; the counters
+ * num_slabs, fallback_slabs, free_objects, colour_next and free_touched;
+ * and which magazine each CPU slot points to (the counts read every slot
+ * under it).  Taken with
  * interrupts off.  Not held while pages are allocated or freed, objects
  * constructed or destructed, or an internal object taken or given back.
  *
@@ -267,6 +282,43 @@ static int calculate_slab_order(struct kmem_cache *c, size_t *left)
 	return c->num ? 0 : -1;
 }
 
+/* The layout of the smallest order that holds an object of c, the
+ * descriptor on or off the slab, whichever spends less; *f gets it. */
+static void smallest_fit(struct kmem_cache *c, struct slab_fit *f)
+{
+	struct slab_fit g;
+	unsigned int order;
+	int off;
+
+	*f = (struct slab_fit){ 0 };
+	for (order = 0; order < MAX_ORDER && !f->num; order++)
+		for (off = 0; off < 2; off++) {
+			fit_slab(c, order, off, &g);
+			if (fits_better(&g, f))
+				*f = g;
+		}
+}
+
+/* Sets c's fallback shape: the smallest order that holds an object, if
+ * that is below gfporder (else none: the cache's own shape). */
+static void set_fallback(struct kmem_cache *c)
+{
+	struct slab_fit f;
+
+	smallest_fit(c, &f);
+	if (!f.num || f.order >= c->gfporder) {
+		c->fallback = cache_shape(c);
+		return;
+	}
+	c->fallback = (struct slab_shape){
+		.order = (unsigned short)f.order, .num = (unsigned short)f.num,
+		.slab_size = f.off_slab ? sizeof(struct slab) + f.num * sizeof(kmem_bufctl_t) :
+					  slab_mgmt_size(f.num, c->align),
+		.slabp_cache = f.off_slab ? kmem_find_internal_cachep(sizeof(struct slab) +
+								       f.num * sizeof(kmem_bufctl_t)) :
+					    NULL };
+}
+
 /* Keeps a large object's descriptor off the slab if the slab's unused tail
  * cannot hold it and an internal cache can serve it.  Returns 0 or -1. */
 static int place_descriptor(struct kmem_cache *c, size_t *left)
@@ -306,6 +358,7 @@ static int cache_layout(struct kmem_cache *c, size_t size, size_t align, unsigne
 	c->colour = (unsigned int)(left / c->colour_off);
 	c->objs_bytes = c->num * c->buffer_size;
 	c->reciprocal_size = reciprocal_of(c->buffer_size);
+	set_fallback(c);
 	return 0;
 }
 
@@ -436,16 +489,18 @@ static unsigned int take_from_slabs(struct kmem_cache *c, void **objs, unsigned 
  * the slab is being destroyed.  c->lock held. */
 static void slab_retire(struct kmem_cache *c, struct slab *slabp, struct list_head *dead)
 {
+	struct slab_shape shape = slab_shape(c, slabp);
 	struct page *page = virt_to_page(slab_start(slabp));
-	void *end = (char *)slab_start(slabp) + (PAGE_SIZE << c->gfporder);
+	void *end = (char *)slab_start(slabp) + (PAGE_SIZE << shape.order);
 	unsigned long i;
 
 	assert_spin_held(&c->lock);
-	for (i = 0; i < (1UL << c->gfporder); i++)
+	for (i = 0; i < (1UL << shape.order); i++)
 		WRITE_ONCE(page[i].s_mem, end);
 	list_move(&slabp->list, dead);
 	c->num_slabs--;
-	c->free_objects -= c->num;
+	c->fallback_slabs -= shape.order != c->gfporder;
+	c->free_objects -= shape.num;
 }
 
 /* Puts objp, an object of c out of its slab, back at the head of the
@@ -530,24 +585,24 @@ static void free_slabs_locked(struct kmem_cache *c, unsigned int keep, struct li
 /* ---- slabs ------------------------------------------------------------------- */
 
 
-/* The descriptor of a new slab at addr coloured by colour_off bytes: after
- * the colour, or an internal object.  NULL if out of memory. */
-static struct slab *alloc_slabmgmt(struct kmem_cache *c, void *addr, size_t colour_off,
-				   gfp_t flags)
+/* The descriptor of a new slab at addr whose first object lies obj_off
+ * bytes on: an object of the internal cache d, or (d NULL) on the slab
+ * desc_off bytes on.  NULL if out of memory. */
+static struct slab *alloc_slabmgmt(struct kmem_cache *d, void *addr, size_t desc_off,
+				   size_t obj_off, gfp_t flags)
 {
 	struct slab *slabp;
 
-	if (OFF_SLAB(c)) {
-		slabp = slab_internal_alloc(c->slabp_cache, flags & ~__GFP_ZERO);
+	if (d) {
+		slabp = slab_internal_alloc(d, flags & ~__GFP_ZERO);
 		if (!slabp)
 			return NULL;
 	} else {
-		slabp = (struct slab *)((char *)addr + colour_off);
-		colour_off += c->slab_size;
+		slabp = (struct slab *)((char *)addr + desc_off);
 	}
 	slabp->inuse = 0;
-	slabp->colouroff = colour_off;
-	slabp->s_mem = (char *)addr + colour_off;
+	slabp->colouroff = obj_off;
+	slabp->s_mem = (char *)addr + obj_off;
 	return slabp;
 }
 
@@ -579,15 +634,16 @@ static void slab_map_pages(struct page *page, unsigned int order, struct kmem_ca
 		page_update_flags(page, 1UL << order, slab_page_flags(c), 0);
 }
 
-/* Constructs every object of a new slab, hands the first n (at most num)
- * out into objs[] (BUFCTL_OUT) and chains the others as free: the objects
- * a refill takes from a new slab never go through its free chain. */
-static void cache_init_objs(struct kmem_cache *c, struct slab *slabp, void **objs,
-			    unsigned int n)
+/* Constructs every object of a new slab of num objects, hands the first
+ * n (at most num) out into objs[] (BUFCTL_OUT) and chains the others as
+ * free: the objects a refill takes from a new slab never go through its
+ * free chain. */
+static void cache_init_objs(struct kmem_cache *c, struct slab *slabp, unsigned int num,
+			    void **objs, unsigned int n)
 {
 	kmem_bufctl_t *bufctl = slab_bufctl(slabp);
-	unsigned int i, num = c->num;
 	char *objp = slabp->s_mem;
+	unsigned int i;
 
 	for (i = 0; c->common.ctor && i < num; i++) {
 		kmem_mark_internal(index_to_obj(c, slabp, i), c->common.object_size);
@@ -612,77 +668,117 @@ static inline void *slab_page_address(const struct page *page)
 	return (void *)(uintptr_t)((first_pfn + (unsigned long)(page - mem_map)) << PAGE_SHIFT);
 }
 
-/* Adds a slab of constructed objects to the cache, its first n objects
- * (at most num) out in objs[]; returns the number put there, or 0 if out
+/* Tells a memory checker that a new slab of 2^order pages at page is not
+ * to be touched but for an on-slab descriptor of mgmt bytes (0: none),
+ * maps its pages to c and slabp and constructs its objects, the first n
+ * (at most num) out in objs[]; then puts it on c's lists, one more
+ * fallback slab if fallback.  Returns n.  Interrupts off; takes c->lock. */
+static __always_inline unsigned int slab_add(struct kmem_cache *c, struct page *page,
+					     unsigned int order, struct slab *slabp,
+					     size_t mgmt, unsigned int num, int fallback,
+					     void **objs, unsigned int n)
+{
+	kmem_mark_noaccess(slab_page_address(page), PAGE_SIZE << order);
+	if (mgmt)
+		kmem_mark_internal(slabp, mgmt);
+	slab_map_pages(page, order, c, slabp);
+	n = min(n, num);
+	cache_init_objs(c, slabp, num, objs, n);
+
+	spin_lock(&c->lock);
+	list_add_tail(&slabp->list, n == num ? &c->slabs_full : &c->slabs_partial);
+	c->num_slabs++;
+	c->fallback_slabs += fallback;
+	c->free_objects += num - n;
+	spin_unlock(&c->lock);
+	return n;
+}
+
+/* cache_grow() with a fallback slab of c: uncoloured, its objects against
+ * its end.  Interrupts off. */
+static noinline unsigned int fallback_grow(struct kmem_cache *c, gfp_t flags, void **objs,
+					   unsigned int n)
+{
+	const struct slab_shape *shape = &c->fallback;
+	struct page *page = alloc_pages(flags, shape->order);
+	struct slab *slabp;
+
+	if (!page)
+		return 0;
+	slabp = alloc_slabmgmt(shape->slabp_cache, slab_page_address(page), 0,
+			       fallback_obj_offset(c), flags);
+	if (!slabp) {
+		__free_pages(page, shape->order);
+		return 0;
+	}
+	return slab_add(c, page, shape->order, slabp, shape->slabp_cache ? 0 : shape->slab_size,
+			shape->num, 1, objs, n);
+}
+
+/* Adds a slab of constructed objects to the cache, of its own shape or,
+ * if its pages cannot be had, a fallback slab; its first n objects (at
+ * most its num) out in objs[].  Returns the number put there, or 0 if out
  * of memory.  Interrupts off; pages, descriptor and constructors without
  * c->lock. */
 static unsigned int cache_grow(struct kmem_cache *c, gfp_t flags, void **objs, unsigned int n)
 {
+	struct kmem_cache *d = OFF_SLAB(c) ? c->slabp_cache : NULL;
+	size_t offset, mgmt = d ? 0 : c->slab_size;
 	struct page *page;
 	struct slab *slabp;
-	size_t offset;
 
 	assert_irqs_disabled();
+	flags &= ~__GFP_ZERO;
+	/* a failure with a fallback to take is none yet: not reported */
+	page = alloc_pages(has_fallback(c) ? flags | __GFP_NOWARN : flags, c->gfporder);
+	if (!page)
+		return has_fallback(c) ? fallback_grow(c, flags, objs, n) : 0;
 	spin_lock(&c->lock);
 	offset = c->colour_next * c->colour_off;
 	if (++c->colour_next >= c->colour)
 		c->colour_next = 0;
 	spin_unlock(&c->lock);
-
-	page = alloc_pages(flags & ~__GFP_ZERO, c->gfporder);
-	if (!page)
-		return 0;
-	slabp = alloc_slabmgmt(c, slab_page_address(page), offset, flags);
+	slabp = alloc_slabmgmt(d, slab_page_address(page), offset, offset + mgmt, flags);
 	if (!slabp) {
 		__free_pages(page, c->gfporder);
 		return 0;
 	}
-	kmem_mark_noaccess(slab_page_address(page), PAGE_SIZE << c->gfporder);
-	if (!OFF_SLAB(c))
-		kmem_mark_internal(slabp, c->slab_size);
-	slab_map_pages(page, c->gfporder, c, slabp);
-	n = min(n, c->num);
-	cache_init_objs(c, slabp, objs, n);
-
-	spin_lock(&c->lock);
-	list_add_tail(&slabp->list, n == c->num ? &c->slabs_full : &c->slabs_partial);
-	c->num_slabs++;
-	c->free_objects += c->num - n;
-	spin_unlock(&c->lock);
-	return n;
+	return slab_add(c, page, c->gfporder, slabp, mgmt, c->num, 0, objs, n);
 }
 
 /* Destructs the objects of a retired slab and frees its pages and an
- * off-slab descriptor.  c->lock not held; may run in the timer interrupt. */
-static void slab_destroy(struct kmem_cache *c, struct slab *slabp)
+ * off-slab descriptor; returns the pages.  c->lock not held; may run in
+ * the timer interrupt. */
+static unsigned long slab_destroy(struct kmem_cache *c, struct slab *slabp)
 {
+	struct slab_shape shape = slab_shape(c, slabp);
 	struct page *page = virt_to_page(slab_start(slabp));
 	unsigned int i;
 
 	assert_spin_not_held(&c->lock);
 	/* back to the page allocator as it gave them: ours to touch */
-	kmem_mark_internal(slab_start(slabp), PAGE_SIZE << c->gfporder);
-	for (i = 0; c->common.dtor && i < c->num; i++)
+	kmem_mark_internal(slab_start(slabp), PAGE_SIZE << shape.order);
+	for (i = 0; c->common.dtor && i < shape.num; i++)
 		c->common.dtor(index_to_obj(c, slabp, i));
-	slab_map_pages(page, c->gfporder, NULL, NULL);
-	__free_pages(page, c->gfporder);	/* an on-slab slabp is gone now */
-	if (OFF_SLAB(c))
-		slab_internal_free(c->slabp_cache, slabp);
+	slab_map_pages(page, shape.order, NULL, NULL);
+	__free_pages(page, shape.order);	/* an on-slab slabp is gone now */
+	if (shape.slabp_cache)
+		slab_internal_free(shape.slabp_cache, slabp);
+	return 1UL << shape.order;
 }
 
-/* Destroys the slabs on list; returns how many.  c->lock not held. */
+/* Destroys the slabs on list; returns their pages.  c->lock not held. */
 static unsigned long slabs_destroy(struct kmem_cache *c, struct list_head *list)
 {
 	struct slab *slabp, *n;
-	unsigned long count = 0;
+	unsigned long pages = 0;
 
 	assert_spin_not_held(&c->lock);
 	list_for_each_entry_safe(slabp, n, list, list) {
 		list_del(&slabp->list);
-		slab_destroy(c, slabp);
-		count++;
+		pages += slab_destroy(c, slabp);
 	}
-	return count;
+	return pages;
 }
 
 /* ---- objects straight from and to the slabs --------------------------------- */
@@ -1153,7 +1249,7 @@ static void drain_cpu(struct kmem_cache *c, atomic_long_t *pages)
 	spin_lock(&c->lock);
 	drain_array_locked(c, ac, ac->avail, &dead);
 	spin_unlock(&c->lock);
-	atomic_long_add((long)(slabs_destroy(c, &dead) << c->gfporder), pages);
+	atomic_long_add((long)slabs_destroy(c, &dead), pages);
 }
 
 /* This CPU's part of a drain_req (on_each_cpu): its magazine of one cache,
@@ -1333,7 +1429,7 @@ static unsigned long free_slabs_now(struct kmem_cache *c)
 	free_slabs_locked(c, 0, &dead);
 	spin_unlock(&c->lock);
 	local_irq_restore(save);
-	return slabs_destroy(c, &dead) << c->gfporder;
+	return slabs_destroy(c, &dead);
 }
 
 struct kmem_cache *cache_struct_alloc(void)
@@ -1363,7 +1459,7 @@ int cache_open(struct kmem_cache *c)
 	INIT_LIST_HEAD(&c->slabs_partial);
 	INIT_LIST_HEAD(&c->slabs_full);
 	INIT_LIST_HEAD(&c->slabs_free);
-	c->num_slabs = c->free_objects = 0;
+	c->num_slabs = c->fallback_slabs = c->free_objects = 0;
 	c->colour_next = c->free_touched = 0;
 	return enable_cpucache(c);
 }
@@ -1564,7 +1660,11 @@ void cache_get_counts(struct kmem_cache *c, struct slab_counts *n)
 	assert_irqs_disabled();
 	assert_spin_held(&c->lock);
 	n->num_slabs = c->num_slabs;
-	n->num_objs = c->num_slabs * c->num;
+	n->fallback_slabs = c->fallback_slabs;
+	n->pages = ((c->num_slabs - c->fallback_slabs) << c->gfporder) +
+		   (c->fallback_slabs << c->fallback.order);
+	n->num_objs = (c->num_slabs - c->fallback_slabs) * c->num +
+		      c->fallback_slabs * c->fallback.num;
 	n->active_objs = n->num_objs - c->free_objects;
 	n->cached = 0;
 	for (cpu = 0; cpu < NR_CPUS; cpu++)	/* other CPUs' change meanwhile */
@@ -1588,7 +1688,7 @@ void __kmem_get_stats(struct kmem_stats *st)
 		spin_lock(&c->lock);
 		cache_get_counts(c, &n);
 		spin_unlock(&c->lock);
-		st->slab_pages += n.num_slabs << c->gfporder;
+		st->slab_pages += n.pages;
 		if (!is_internal(c))
 			held_bytes += n.held * c->buffer_size;
 	}

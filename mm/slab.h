@@ -91,6 +91,18 @@ static inline void *ac_entry_read(const struct array_cache *ac, unsigned int i)
 	return READ_ONCE(ac->entry[i]);
 }
 
+/*
+ * The shape of a cache's fallback slabs: 2^order pages (the smallest order
+ * that holds an object), num objects packed against the slab's end, the
+ * descriptor (slab_size bytes: struct slab and bufctl[num]) at the slab's
+ * start or, if slabp_cache is not NULL, an object of that internal cache.
+ */
+struct slab_shape {
+	unsigned short order, num;	/* num <= SLAB_LIMIT */
+	size_t slab_size;
+	struct kmem_cache *slabp_cache;
+};
+
 /* Cache flags kept next to the SLAB_* ones. */
 #define CFLGS_OFF_SLAB		0x80000000UL	/* descriptors live off the slab */
 #define CFLGS_GENERAL		0x40000000UL	/* a kmalloc() size class */
@@ -156,10 +168,16 @@ struct kmem_cache {
 	struct list_head slabs_full;	/* no object free */
 	struct list_head slabs_free;	/* every object free */
 	unsigned long num_slabs;	/* slabs on the three lists */
+	unsigned long fallback_slabs;	/* of them, fallback slabs */
 	unsigned long free_objects;	/* objects on the slabs' free chains */
 	unsigned int free_limit;	/* free objects kept before free slabs go */
 	unsigned int colour_next;	/* colour of the next slab */
 	unsigned int free_touched;	/* a free slab was used since the last reap */
+	/* Constant after creation, read by the slow paths only (beside the
+	 * lock they take): a slab of the smallest order, made when 2^gfporder
+	 * pages cannot be had, see "Fallback slabs" in mm/slab.c (order ==
+	 * gfporder: none).  Here, it keeps the struct 192 bytes on i386. */
+	struct slab_shape fallback;
 };
 KMEM_CACHE_COMMON_FIRST();
 
@@ -284,10 +302,53 @@ static inline void *slab_start(const struct slab *slabp)
 	return (char *)slabp->s_mem - slabp->colouroff;
 }
 
+/* The shape of c's own slabs, as a struct slab_shape. */
+static inline struct slab_shape cache_shape(const struct kmem_cache *c)
+{
+	return (struct slab_shape){ .order = (unsigned short)c->gfporder,
+				    .num = (unsigned short)c->num,
+				    .slab_size = c->slab_size,
+				    .slabp_cache = OFF_SLAB(c) ? c->slabp_cache : NULL };
+}
+
+/* Does c make fallback slabs, smaller than its own, when it must? */
+static inline int has_fallback(const struct kmem_cache *c)
+{
+	return c->fallback.order < c->gfporder;
+}
+
+/* The shape of slabp, a slab of c: a fallback slab's or the cache's own,
+ * told apart by the order of the slab's block (its head page's, which the
+ * page allocator keeps while the block is allocated). */
+static inline struct slab_shape slab_shape(const struct kmem_cache *c, const struct slab *slabp)
+{
+	if (has_fallback(c) &&
+	    managed_virt_to_page(slab_start(slabp))->order == c->fallback.order)
+		return c->fallback;
+	return cache_shape(c);
+}
+
+/* Is slabp, a slab of c, a fallback slab? */
+static inline int is_fallback_slab(const struct kmem_cache *c, const struct slab *slabp)
+{
+	return slab_shape(c, slabp).order != c->gfporder;
+}
+
+/* Where a fallback slab's first object lies: its objects end where the
+ * slab ends, so that no object start of c lies in the slab's pages past its
+ * last object (the free fast path checks an object start against
+ * objs_bytes, the span of a full-sized slab's objects). */
+static inline size_t fallback_obj_offset(const struct kmem_cache *c)
+{
+	return (PAGE_SIZE << c->fallback.order) - c->fallback.num * c->buffer_size;
+}
+
 /* What a cache holds, from its counters. */
 struct slab_counts {
 	unsigned long num_slabs;
-	unsigned long num_objs;		/* num_slabs * num */
+	unsigned long fallback_slabs;	/* of them, fallback slabs */
+	unsigned long pages;		/* the slabs' pages */
+	unsigned long num_objs;		/* the slabs' objects */
 	unsigned long active_objs;	/* out of the slabs: held or in magazines */
 	unsigned long cached;		/* in every CPU's magazine (a snapshot) */
 	unsigned long held;		/* held by callers (internal caches: by the

@@ -193,14 +193,29 @@ class Slabinfo(Command):
             raise HelperError("none of SLAB's cache_cache, SLUB's slub_caches or SLOB's "
                               "slob_lock is here")
 
-    # SLAB: the counts come from walking the slabs, not from the cache's counters.
+    # SLAB: the counts come from walking the slabs, not from the cache's
+    # counters; a slab's shape (the cache's own or its fallback's) from the
+    # order of its block, kept in its head page, as slab_shape() reads it.
+    @staticmethod
+    def slab_order(slab):
+        mem_map, first = sym("mem_map"), int(sym("first_pfn"))
+        start = int(slab["s_mem"]) - int(slab["colouroff"])
+        return int((mem_map + (start // PAGE_SIZE - first)).dereference()["order"])
+
     def slab_counts(self, c):
-        slabs = {}
+        """(slabs, fallback slabs, objects, objects in use, free slabs) of c."""
+        fallback = c["fallback"]
+        has_fallback = int(fallback["order"]) < int(c["gfporder"])
+        num_slabs = fallback_slabs = objs = active = free_slabs = 0
         for which in ("slabs_full", "slabs_partial", "slabs_free"):
-            slabs[which] = [int(s["inuse"]) for s in list_entries(c[which], "struct slab", "list")]
-        num_slabs = sum(len(v) for v in slabs.values())
-        active = sum(sum(v) for v in slabs.values())
-        return num_slabs, active, len(slabs["slabs_free"])
+            for s in list_entries(c[which], "struct slab", "list"):
+                is_fallback = has_fallback and self.slab_order(s) == int(fallback["order"])
+                num_slabs += 1
+                fallback_slabs += is_fallback
+                objs += int(fallback["num"] if is_fallback else c["num"])
+                active += int(s["inuse"])
+                free_slabs += which == "slabs_free"
+        return num_slabs, fallback_slabs, objs, active, free_slabs
 
     @staticmethod
     def magazines(c):
@@ -218,15 +233,17 @@ class Slabinfo(Command):
         self.out("slabinfo - version: 2.1")
         self.out("# name            <active_objs> <num_objs> <objsize> <objperslab> "
                  "<pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : "
-                 "slabdata <active_slabs> <num_slabs> <sharedavail> : cpu avail/limit "
-                 "<cpu>:<avail>/<limit> ...")
+                 "slabdata <active_slabs> <num_slabs> <sharedavail> : fallback <num_slabs> "
+                 "<objperslab> <pagesperslab> : cpu avail/limit <cpu>:<avail>/<limit> ...")
         for c in list_entries(sym("slab_caches"), "struct kmem_cache", "common.list"):
-            num_slabs, active, free_slabs = self.slab_counts(c)
-            num = int(c["num"])
-            self.out(f"{cstring(c['common']['name']):<17s} {active:6d} {num_slabs * num:6d} "
+            num_slabs, fallback_slabs, objs, active, free_slabs = self.slab_counts(c)
+            num, fallback = int(c["num"]), c["fallback"]
+            self.out(f"{cstring(c['common']['name']):<17s} {active:6d} {objs:6d} "
                      f"{int(c['buffer_size']):6d} {num:4d} {1 << int(c['gfporder']):4d} : "
                      f"tunables {int(c['limit']):4d} {int(c['batchcount']):4d} {0:4d} : "
-                     f"slabdata {num_slabs - free_slabs:6d} {num_slabs:6d} {0:6d}"
+                     f"slabdata {num_slabs - free_slabs:6d} {num_slabs:6d} {0:6d} : "
+                     f"fallback {fallback_slabs:6d} {int(fallback['num']):4d} "
+                     f"{1 << int(fallback['order']):4d}"
                      f" : cpu avail/limit{self.magazines(c)}")
         blocks, pages = large_blocks()
         self.out(f"# large kmalloc blocks: {blocks} blocks, {pages} pages "

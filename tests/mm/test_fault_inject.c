@@ -257,7 +257,8 @@ static void growth_sweep(struct ktest *t, unsigned int times, unsigned long free
 /*
  * The n-th page allocation made to fail, then the n-th and the 2n-th: an
  * allocator that falls back to a smaller slab when a page allocation
- * fails (SLUB) grows without error after one failure, and its growth's
+ * fails (SLUB's minimum order, SLAB's fallback slabs: 3000-byte objects
+ * take slabs above one page) grows without error after one failure, and its growth's
  * error path is reached when the fallback fails too.
  */
 static void page_failures_in_create_and_growth(struct ktest *t)

@@ -101,6 +101,49 @@ static int spends_less(size_t cost, unsigned int order, size_t best, unsigned in
 	return (cost << best_order) * 2 <= (best << order);
 }
 
+/* Checks c's fallback shape: the smallest order that holds an object, on
+ * or off the slab, whichever spends less there (the test's own count),
+ * if that order is below the cache's; else none (the cache's own shape). */
+static void check_fallback_layout(struct ktest *t, struct kmem_cache *c)
+{
+	unsigned int o, n_on = 0, n_off = 0, off;
+	size_t cost_on = 0, cost_off = 0;
+
+	for (o = 0; o < MAX_ORDER; o++) {
+		cost_on = fit_cost(c, o, 0, &n_on);
+		cost_off = fit_cost(c, o, 1, &n_off);
+		if (n_on || n_off)
+			break;
+	}
+	KTEST_ASSERT_LE(t, o, c->gfporder);
+	if (o == c->gfporder) {
+		KTEST_EXPECT_FALSE(t, has_fallback(c));
+		KTEST_EXPECT_EQ(t, c->fallback.order, c->gfporder);
+		KTEST_EXPECT_EQ(t, c->fallback.num, c->num);
+		return;
+	}
+	off = !n_on || (n_off && cost_off < cost_on);
+	KTEST_EXPECT_TRUE(t, has_fallback(c));
+	KTEST_EXPECT_EQ(t, c->fallback.order, o);
+	KTEST_EXPECT_EQ(t, c->fallback.num, off ? n_off : n_on);
+	KTEST_EXPECT_EQ(t, (unsigned int)(c->fallback.slabp_cache != NULL), off);
+	KTEST_EXPECT_LT(t, c->fallback.num, c->num);
+	KTEST_EXPECT_LE(t, (size_t)c->fallback.num * c->buffer_size +
+			(off ? 0 : c->fallback.slab_size), PAGE_SIZE << o);
+}
+
+/* ", fallback order O, N objects" if c has a fallback shape, else "". */
+static const char *fallback_text(const struct kmem_cache *c)
+{
+	static char buf[48];
+
+	if (!has_fallback(c))
+		return "";
+	snprintf(buf, sizeof(buf), "; fallback order %u, %u objects%s", c->fallback.order,
+		 c->fallback.num, c->fallback.slabp_cache ? " off-slab" : "");
+	return buf;
+}
+
 /* Checks c's layout: the objects its order holds with its descriptor
  * placement; no order up to SLAB_FIT_ORDER (or the break) and placement
  * that spends a smaller share of the slab beside its objects (at a larger
@@ -141,9 +184,10 @@ static void check_layout(struct ktest *t, struct kmem_cache *c, unsigned int bre
 			KTEST_EXPECT_FALSE(t, spends_less(cost, o, chosen, c->gfporder));
 		}
 	}
-	ktest_info(t, "%6zu bytes: order %u, %3u objects, %5zu bytes left, %2u colours, %s",
+	check_fallback_layout(t, c);
+	ktest_info(t, "%6zu bytes: order %u, %3u objects, %5zu bytes left, %2u colours, %s%s",
 		   c->buffer_size, c->gfporder, c->num, left, c->colour,
-		   OFF_SLAB(c) ? "off-slab" : "on-slab");
+		   OFF_SLAB(c) ? "off-slab" : "on-slab", fallback_text(c));
 }
 
 static void order_follows_waste_rule(struct ktest *t)
@@ -233,9 +277,9 @@ static unsigned int largest_free_order(void)
 
 /*
  * With the page allocator fragmented into blocks just large enough for one
- * object, a cache can still be created and allocate: it must not ask for a
- * larger order than one object needs (with break order 0; on a machine
- * with more RAM, order 1 suffices for these sizes).
+ * object, a cache can still be created and allocate: its slabs may be
+ * larger (break order 1 on a machine with more RAM, SLAB_FIT_ORDER), but
+ * then a fallback slab of the smallest order serves it.
  */
 static void large_objects_fit_fragmented_memory(struct ktest *t)
 {
@@ -246,7 +290,7 @@ static void large_objects_fit_fragmented_memory(struct ktest *t)
 	void **held, *p;
 
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
-		order = max(get_order(sizes[i]), slab_break_order);
+		order = get_order(sizes[i]);
 		local_irq_save(flags);
 		kmem_reclaim();
 		held = fragment(order);
@@ -258,7 +302,8 @@ static void large_objects_fit_fragmented_memory(struct ktest *t)
 		KTEST_EXPECT_NOT_NULL(t, p);
 		ktest_info(t, "%zu-byte objects, slabs of order %u, %lu pages free in blocks of "
 			   "order %u at most: %s", sizes[i], c ? c->gfporder : 0, free, order,
-			   p ? "allocated" : "FAILED");
+			   !p ? "FAILED" : is_fallback_slab(c, virt_to_page(p)->slab) ?
+			   "allocated from a fallback slab" : "allocated");
 		if (c) {
 			kmem_cache_free(c, p);
 			KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
@@ -312,20 +357,22 @@ static void descriptor_on_or_off_slab(struct ktest *t)
 /* Successive slabs start their objects colour_off bytes further on, cycling. */
 static void colour_offsets_cycle(struct ktest *t)
 {
-	static void *obj[256];
 	struct kmem_cache *c = kmem_cache_create("test_colour", 1100, 0, 0, NULL, NULL);
-	unsigned int i, n = 0, slabs, first = 0;
+	unsigned int i, n = 0, slabs, first = 0, room;
 	unsigned long flags;
+	void **obj;
 
 	KTEST_ASSERT_NOT_NULL(t, c);
 	KTEST_ASSERT_GE(t, c->colour, 3u);
-	KTEST_ASSERT_LE(t, (c->colour + 2) * c->num, ARRAY_SIZE(obj));
+	room = (c->colour + 2) * c->num;	/* 295 with 16 KiB pages */
+	obj = kcalloc(room, sizeof(*obj), GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, obj);
 	local_irq_save(flags);
 	for (slabs = 0; slabs < c->colour + 2; slabs++) {
 		struct slab *slabp;
 		size_t colour;
 
-		while (c->num_slabs == slabs && n < ARRAY_SIZE(obj) &&
+		while (c->num_slabs == slabs && n < room &&
 		       (obj[n] = kmem_cache_alloc(c, GFP_ATOMIC)))	/* the refill that grows */
 			n++;					/* takes only the new slab */
 		KTEST_EXPECT_EQ(t, c->num_slabs, slabs + 1);	/* not when allocations fail */
@@ -342,6 +389,7 @@ static void colour_offsets_cycle(struct ktest *t)
 	for (i = 0; i < n; i++)
 		kmem_cache_free(c, obj[i]);
 	local_irq_restore(flags);
+	kfree(obj);
 	ktest_info(t, "%u slabs of %u objects, %u colours of %zu bytes", slabs, c->num, c->colour,
 		   c->colour_off);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
@@ -1042,17 +1090,35 @@ static void injected_page_failure(struct ktest *t)
 	}
 }
 
+/* Fallback slabs in all caches. */
+static unsigned long fallback_slabs_held(void)
+{
+	unsigned long flags, slabs = 0;
+	struct kmem_cache *c;
+	struct list_head *pos;
+
+	spin_lock_irqsave(&slab_caches_lock, flags);
+	for_each_cache(c, pos) {
+		spin_lock(&c->lock);
+		slabs += c->fallback_slabs;
+		spin_unlock(&c->lock);
+	}
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+	return slabs;
+}
+
 /*
  * kmem_cache_create() failing for want of a page, at each allocation it
  * makes in turn (the cache struct, the magazines, their descriptors):
- * NULL, and nothing leaked, neither objects nor pages.
+ * NULL, and nothing leaked, neither objects nor pages.  A failed slab of
+ * a cache with a fallback shape is no failure: a fallback slab serves.
  */
 static void create_failure_leaks_nothing(struct ktest *t)
 {
 	struct kmem_cache *arrays = kmem_find_internal_cachep(
 		max_t(size_t, sizeof(struct array_cache) + expected_limit(100) * sizeof(void *),
 		      L1_CACHE_BYTES));
-	unsigned long flags, free0, held0, n;
+	unsigned long flags, free0, held0, n, fallbacks, absorbed = 0;
 	void **caches_held, **arrays_held;
 	struct kmem_cache *c;
 	int hit;
@@ -1065,12 +1131,15 @@ static void create_failure_leaks_nothing(struct ktest *t)
 	for (n = 1; n < 10; n++) {
 		caches_held = use_up_free_objects(&cache_cache);
 		arrays_held = use_up_free_objects(arrays);
+		fallbacks = fallback_slabs_held();
 		page_alloc_fail_nth(n);
 		c = kmem_cache_create("test_create_fail", 100, 0, 0, NULL, NULL);
 		hit = page_alloc_fail_countdown == 0;
 		page_alloc_fail_nth(0);
 		if (!hit)
 			KTEST_EXPECT_NOT_NULL(t, c);	/* n is past the last allocation */
+		else if (fallback_slabs_held() > fallbacks)
+			absorbed++;			/* the next allocation was a fallback */
 		else
 			KTEST_EXPECT_NULL(t, c);
 		if (c)
@@ -1085,28 +1154,46 @@ static void create_failure_leaks_nothing(struct ktest *t)
 			break;
 	}
 	local_irq_restore(flags);
-	ktest_info(t, "creation makes %lu page allocations here; each one failing was clean",
-		   n - 1);
+	ktest_info(t, "creation makes %lu page allocations here; each one failing was clean "
+		   "(%lu made a fallback slab instead)", n - 1, absorbed);
 	KTEST_EXPECT_GE(t, n - 1, 2UL);		/* the struct's slab and the magazines' */
 }
 
 /*
- * A new slab whose off-slab descriptor cannot be had: the slab's pages go
- * back, the allocation returns NULL, and the cache is as it was.
+ * A new slab whose pages or off-slab descriptor cannot be had: the slab's
+ * pages go back, the allocation returns NULL, and the cache is as it was.
+ * The cache's own slab failing is no failure while a fallback slab can be
+ * had: with memory fragmented below the cache's order (its own slab
+ * fails for want of a block), the fallback slab's pages and then its
+ * descriptor's are made to fail.
  */
 static void grow_failure_gives_pages_back(struct ktest *t)
 {
 	struct kmem_cache *c = kmem_cache_create("test_grow_fail", PAGE_SIZE / 4, 0, 0,
 						 NULL, NULL);
 	unsigned long flags, free0, n;
-	void **descs_held, *p;
+	void **descs_held, **held, *p;
 
 	KTEST_ASSERT_NOT_NULL(t, c);
 	KTEST_ASSERT_TRUE(t, OFF_SLAB(c));
+	KTEST_ASSERT_TRUE(t, has_fallback(c));
+	KTEST_ASSERT_NOT_NULL(t, c->fallback.slabp_cache);
+	KTEST_ASSERT_FALSE(t, has_fallback(c->fallback.slabp_cache));	/* one try */
 	local_irq_save(flags);
-	descs_held = use_up_free_objects(c->slabp_cache);
+	page_alloc_fail_nth(1);
+	p = kmem_cache_alloc(c, GFP_ATOMIC);
+	KTEST_EXPECT_EQ(t, page_alloc_fail_countdown, 0UL);
+	page_alloc_fail_nth(0);
+	KTEST_EXPECT_NOT_NULL(t, p);
+	KTEST_EXPECT_TRUE(t, p && is_fallback_slab(c, virt_to_page(p)->slab));
+	kmem_cache_free(c, p);
+	kmem_cache_shrink(c);
+	KTEST_EXPECT_EQ(t, c->num_slabs, 0UL);
+
+	descs_held = use_up_free_objects(c->fallback.slabp_cache);
+	held = fragment(c->fallback.order);
 	free0 = nr_free_pages();
-	for (n = 1; n <= 2; n++) {		/* the slab's pages, then the descriptor's */
+	for (n = 2; n <= 3; n++) {		/* the slab's pages, then the descriptor's */
 		page_alloc_fail_nth(n);
 		p = kmem_cache_alloc(c, GFP_ATOMIC);
 		KTEST_EXPECT_EQ(t, page_alloc_fail_countdown, 0UL);
@@ -1120,9 +1207,156 @@ static void grow_failure_gives_pages_back(struct ktest *t)
 	}
 	p = kmem_cache_alloc(c, GFP_ATOMIC);	/* and then it works */
 	KTEST_EXPECT_NOT_NULL(t, p);
+	KTEST_EXPECT_TRUE(t, p && is_fallback_slab(c, virt_to_page(p)->slab));
 	kmem_cache_free(c, p);
-	give_back(c->slabp_cache, descs_held);
+	kmem_cache_shrink(c);
+	unfragment(held);
+	give_back(c->fallback.slabp_cache, descs_held);
 	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* A cache of test_raised objects whose slabs are larger than the smallest
+ * that holds one, and whose fallback slab leaves bytes beside its objects
+ * and descriptor; NULL if none of the sizes tried gives one. */
+static struct kmem_cache *raised_cache(void)
+{
+	static const size_t sizes[] = { 320, 700, 1000, 1100, 1500, 3000, PAGE_SIZE / 3 };
+	struct kmem_cache *c;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		c = kmem_cache_create("test_raised", sizes[i], 0, 0, NULL, NULL);
+		if (c && has_fallback(c) && fallback_obj_offset(c) >
+		    (c->fallback.slabp_cache ? 0 : c->fallback.slab_size))
+			return c;
+		if (c)
+			kmem_cache_destroy(c);
+	}
+	return NULL;
+}
+
+/* Frees objp into c (kfree() if c is a kmalloc() class). */
+static void free_into(struct kmem_cache *c, void *objp)
+{
+	if (c->common.flags & CFLGS_GENERAL)
+		kfree(objp);
+	else
+		kmem_cache_free(c, objp);
+}
+
+/* Frees into slabp, a slab of c, at every address in the slab an object
+ * of c could start at but no object of the slab does (object starts of a
+ * slab lie buffer_size apart): each is refused, reported and changes
+ * nothing.  Returns how many there were.  Interrupts off. */
+static unsigned int free_between_objects(struct ktest *t, struct kmem_cache *c,
+					 struct slab *slabp)
+{
+	struct slab_shape shape = slab_shape(c, slabp);
+	char *start = slab_start(slabp), *end = start + (PAGE_SIZE << shape.order);
+	char *objs_end = (char *)slabp->s_mem + (size_t)shape.num * c->buffer_size;
+	unsigned long bad = kmem_bad_free_count, free_objects = c->free_objects;
+	unsigned int avail = this_magazine(c)->avail, tried = 0;
+	char *a;
+
+	for (a = (char *)slabp->s_mem - c->buffer_size; a >= start; a -= c->buffer_size)
+		tried++;
+	for (a = objs_end; a < end; a += c->buffer_size)
+		tried++;
+	if (tried)
+		ktest_expect_reports(t, tried);
+	for (a = (char *)slabp->s_mem - c->buffer_size; a >= start; a -= c->buffer_size)
+		free_into(c, a);
+	for (a = objs_end; a < end; a += c->buffer_size)
+		free_into(c, a);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + tried);
+	KTEST_EXPECT_EQ(t, this_magazine(c)->avail, avail);
+	KTEST_EXPECT_EQ(t, c->free_objects, free_objects);
+	return tried;
+}
+
+/*
+ * Allocates 2 * num + 1 objects of c (kmalloc() for a size class) with the
+ * page allocator fragmented below c's order (into blocks of its fallback
+ * order): each new slab is a fallback slab of that order, its objects
+ * packed against the slab's end, so that no pointer into the slab past its
+ * last object passes the free fast path's object-start check (one that
+ * does not know the slab's shape); frees of pointers between its objects
+ * are refused; the counts and the validator agree.  Then the objects go
+ * back, the fallback slabs with them, and with the page allocator whole
+ * again the cache grows by a slab of its own order.
+ */
+static void check_fallback_slabs(struct ktest *t, struct kmem_cache *c)
+{
+	static void *obj[256];
+	unsigned int i, n = 2 * c->fallback.num + 1, refused = 0;
+	int general = (c->common.flags & CFLGS_GENERAL) != 0;
+	void **chain, **held, *p;
+	unsigned long flags, slabs0;
+	struct slab_counts cnt;
+	struct slab *slabp;
+
+	KTEST_ASSERT_TRUE(t, has_fallback(c));
+	KTEST_ASSERT_LE(t, n, ARRAY_SIZE(obj));
+	local_irq_save(flags);
+	chain = use_up_free_objects(c);		/* so that the cache must grow */
+	held = fragment(c->fallback.order);
+	KTEST_EXPECT_LT(t, largest_free_order(), c->gfporder);
+	slabs0 = counts_of(c).fallback_slabs;
+	for (i = 0; i < n; i++) {
+		obj[i] = general ? kmalloc(c->common.object_size, GFP_ATOMIC) :
+				   kmem_cache_alloc(c, GFP_ATOMIC);
+		KTEST_EXPECT_NOT_NULL(t, obj[i]);
+		if (!obj[i])
+			break;
+		memset(obj[i], 0x5a, c->common.object_size);
+		slabp = virt_to_page(obj[i])->slab;
+		KTEST_EXPECT_PTR_EQ(t, virt_to_page(obj[i])->slab_cache, c);
+		KTEST_EXPECT_TRUE(t, is_fallback_slab(c, slabp));
+		KTEST_EXPECT_EQ(t, virt_to_page(slab_start(slabp))->order, c->fallback.order);
+		KTEST_EXPECT_PTR_EQ(t, (char *)slabp->s_mem + c->fallback.num * c->buffer_size,
+				    (char *)slab_start(slabp) + (PAGE_SIZE << c->fallback.order));
+		if (general)
+			KTEST_EXPECT_EQ(t, ksize(obj[i]), c->common.object_size);
+		if (i % c->fallback.num == 0)
+			refused += free_between_objects(t, c, slabp);
+	}
+	n = i;
+	cnt = counts_of(c);
+	KTEST_EXPECT_GE(t, cnt.fallback_slabs - slabs0, DIV_ROUND_UP(n, c->fallback.num));
+	KTEST_EXPECT_EQ(t, cnt.num_objs, (cnt.num_slabs - cnt.fallback_slabs) * c->num +
+			cnt.fallback_slabs * c->fallback.num);
+	KTEST_EXPECT_EQ(t, cnt.pages, ((cnt.num_slabs - cnt.fallback_slabs) << c->gfporder) +
+			(cnt.fallback_slabs << c->fallback.order));
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	ktest_info(t, "%s: %u objects from %lu fallback slabs of order %u (own order %u), "
+		   "%u bad frees between objects refused", c->common.name, n,
+		   cnt.fallback_slabs - slabs0, c->fallback.order, c->gfporder, refused);
+	for (i = 0; i < n; i++)
+		free_into(c, obj[i]);
+	kmem_cache_shrink(c);
+	KTEST_EXPECT_EQ(t, counts_of(c).fallback_slabs, slabs0);
+	unfragment(held);
+
+	p = kmem_cache_alloc(c, GFP_ATOMIC);	/* a slab of the cache's own order again */
+	KTEST_EXPECT_NOT_NULL(t, p);
+	KTEST_EXPECT_TRUE(t, p && !is_fallback_slab(c, virt_to_page(p)->slab));
+	kmem_cache_free(c, p);
+	give_back(c, chain);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+}
+
+/* The page-sized kmalloc() class (size-4096 with 4 KiB pages: four a slab
+ * of order 2) and a cache whose order was raised both allocate from a
+ * page allocator that has no free block of their order. */
+static void fallback_slabs_serve_fragmented_memory(struct ktest *t)
+{
+	struct kmem_cache *c = raised_cache();
+
+	check_fallback_slabs(t, kmem_find_general_cachep(PAGE_SIZE));
+	KTEST_ASSERT_NOT_NULL(t, c);
+	check_fallback_slabs(t, c);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 }
 
@@ -1729,6 +1963,7 @@ static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(injected_page_failure),
 	KTEST_CASE(create_failure_leaks_nothing),
 	KTEST_CASE(grow_failure_gives_pages_back),
+	KTEST_CASE(fallback_slabs_serve_fragmented_memory),
 	KTEST_CASE(validator_finds_corruption),
 	KTEST_CASE(tune_resizes_magazines),
 	KTEST_CASE(magazines_only_for_cpus_that_run),
