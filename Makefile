@@ -55,7 +55,7 @@ kconfig_env := cd $(objtree) && srctree=$(srctree) KCONFIG_CONFIG=.config
 
 config-targets := defconfig $(DEFCONFIGS) menuconfig olddefconfig savedefconfig oldconfig
 meta-targets := help clean distclean test test-bochs run iso qemu gdb sizes fastpath compare bench fuzz coverage host-test \
-		script-test check-deps vmlinux-for-qemu quick debug-costs smpbench soak trace-shapes smallmem slabtest
+		script-test check-deps vmlinux-for-qemu quick debug-costs smpbench soak trace-shapes smallmem slabtest which-allocator
 build-goals := $(filter-out $(config-targets) $(meta-targets),$(MAKECMDGOALS))
 ifeq ($(MAKECMDGOALS),)
 build-goals := all
@@ -348,6 +348,12 @@ fastpath:
 	$(Q)$(PYTHON) $(srctree)/scripts/fastpath-disasm $(SIZES_BUILD)/slub-smp/vmlinux \
 		$(SIZES_BUILD)/slub-up/vmlinux --out $(srctree)/docs/results/slub-fastpath-$(SIZES_DATE).txt \
 		--design $(srctree)/docs/design.md
+
+## which-allocator the tables and verdicts of docs/which-allocator.md, rewritten from the
+##             newest docs/results files of make sizes, compare, bench, slabtest and smallmem
+which-allocator:
+	$(Q)$(DEPS) python
+	$(Q)$(PYTHON) $(srctree)/scripts/which-allocator
 
 ## compare     every allocator (scripts/allocators.py) in QEMU (MEM=32) replaying every shipped
 ##             trace (scripts/traces.py; TRACE=file: that one): per trace, the pages held and
