@@ -54,8 +54,8 @@ KCONFIG_FILES := $(srctree)/Kconfig $(wildcard $(srctree)/*/Kconfig $(srctree)/*
 kconfig_env := cd $(objtree) && srctree=$(srctree) KCONFIG_CONFIG=.config
 
 config-targets := defconfig $(DEFCONFIGS) menuconfig olddefconfig savedefconfig oldconfig
-meta-targets := help clean distclean test test-bochs run iso qemu gdb sizes compare bench fuzz coverage host-test \
-		script-test check-deps vmlinux-for-qemu quick debug-costs smpbench soak trace-shapes smallmem slabtest
+meta-targets := help clean distclean test test-bochs run iso qemu gdb sizes fastpath compare bench fuzz coverage host-test \
+		script-test check-deps vmlinux-for-qemu quick debug-costs smpbench soak trace-shapes smallmem slabtest which-allocator
 build-goals := $(filter-out $(config-targets) $(meta-targets),$(MAKECMDGOALS))
 ifeq ($(MAKECMDGOALS),)
 build-goals := all
@@ -228,7 +228,7 @@ build_allocators = for a in $(ALLOCATORS); do $(call build_defconfig,$${a}) || e
 given_trace := $(filter command line environment,$(origin TRACE))
 trace_arg = $(if $(given_trace),--trace "$(TRACE)")
 
-## run         build the GRUB image with the SLAB and SLOB kernels and boot it in QEMU on
+## run         build the GRUB image with every allocator's kernel and boot it in QEMU on
 ##             this terminal (the GRUB menu answers on the serial line; Ctrl-A X quits);
 ##             CPUS=4 boots 4 CPUs (multi-threaded TCG)
 run: iso
@@ -236,13 +236,14 @@ run: iso
 	$(Q)$(srctree)/scripts/qemu-run --interactive --mem $(MEM) --smp $(CPUS) \
 		--iso $(BUILD)/tinyslab.iso
 
-## iso         build/tinyslab.iso: GRUB (grub-mkrescue) with both kernels and the replay trace
+## iso         build/tinyslab.iso: GRUB (grub-mkrescue) with the SLAB, SLUB, SLUB_TINY and SLOB
+##             kernels and the replay trace
+ISO_ALLOCS := slab slub slub_tiny slob
 iso:
 	$(Q)$(DEPS) build iso python
-	$(Q)$(call build_defconfig,slab)
-	$(Q)$(call build_defconfig,slob)
-	$(Q)$(srctree)/scripts/mkiso $(BUILD)/tinyslab.iso $(BUILD)/slab/vmlinux \
-		$(BUILD)/slob/vmlinux "$(TRACE)"
+	$(Q)for a in $(ISO_ALLOCS); do $(call build_defconfig,$${a}) || exit 1; done
+	$(Q)$(srctree)/scripts/mkiso $(BUILD)/tinyslab.iso "$(TRACE)" \
+		$(foreach a,$(ISO_ALLOCS),$(a)=$(BUILD)/$(a)/vmlinux)
 
 ## qemu        boot $(O)/vmlinux itself (QEMU's Multiboot loader, no GRUB); CMDLINE=... INITRD=...
 qemu: vmlinux-for-qemu
@@ -314,29 +315,45 @@ build_tweaked = $(MAKE) -s -f $(srctree)/Makefile O=$(SIZES_BUILD)/$(1)-$(2) $(1
 UP := --disable SMP --disable SELFTEST
 SIZES_DATE := $(shell date +%Y-%m-%d)
 
-## sizes       size(1) of the SLAB and SLOB kernels and allocators, uniprocessor then SMP,
-##             without the self-tests, beside the 2005 SLOB patch's figures; what SLOB's
-##             fast heap and each debugging option cost; written to
+## sizes       size(1) of every allocator's kernel and code (SLAB, SLUB, SLUB_TINY, SLOB),
+##             uniprocessor then SMP, without the self-tests, beside the 2005 SLOB patch's
+##             figures; what SLOB's fast heap and each debugging option cost; written to
 ##             docs/results/sizes-DATE.txt and the README's opening table
+SIZES_ALLOCS := $(filter-out slob_fast,$(shell $(PYTHON) $(srctree)/scripts/allocators.py))
 sizes:
 	$(Q)$(DEPS) build python
-	+$(Q)$(call build_tweaked,slab,up,$(UP))
-	+$(Q)$(call build_tweaked,slob,up,$(UP))
-	+$(Q)$(call build_tweaked,slab,smp,--disable SELFTEST)
-	+$(Q)$(call build_tweaked,slob,smp,--disable SELFTEST)
-	+$(Q)$(call build_defconfig,slab)
-	+$(Q)$(call build_defconfig,slob)
+	+$(Q)for a in $(SIZES_ALLOCS); do \
+		$(call build_tweaked,$${a},up,$(UP)) && $(call build_tweaked,$${a},smp,--disable SELFTEST) && \
+		$(call build_defconfig,$${a}) || exit 1; done
 	+$(Q)$(call build_tweaked,slob,cost-fast_heap,$(UP) --enable SLOB_FAST_HEAP)
 	+$(Q)$(call build_tweaked,slab,cost-kallsyms,$(UP) --disable KALLSYMS)
 	+$(Q)$(call build_tweaked,slab,cost-logbuf,$(UP) --set-val LOG_BUF_SHIFT 0)
 	+$(Q)$(call build_tweaked,slab,cost-debug_kmem,$(UP) --enable DEBUG_KMEM)
 	+$(Q)$(call build_tweaked,slab,cost-fault_injection,$(UP) --enable FAULT_INJECTION)
-	$(Q)$(PYTHON) $(srctree)/scripts/sizes --up $(SIZES_BUILD)/slab-up $(SIZES_BUILD)/slob-up \
-		--smp $(SIZES_BUILD)/slab-smp $(SIZES_BUILD)/slob-smp \
-		--selftest $(BUILD)/slab $(BUILD)/slob \
+	$(Q)$(PYTHON) $(srctree)/scripts/sizes \
+		--up $(addprefix $(SIZES_BUILD)/,$(addsuffix -up,$(SIZES_ALLOCS))) \
+		--smp $(addprefix $(SIZES_BUILD)/,$(addsuffix -smp,$(SIZES_ALLOCS))) \
+		--selftest $(addprefix $(BUILD)/,$(SIZES_ALLOCS)) \
 		--option SLOB_FAST_HEAP $(SIZES_BUILD)/slob-cost-fast_heap \
 		$(addprefix --cost $(SIZES_BUILD)/slab-cost-,kallsyms logbuf debug_kmem fault_injection) \
 		--out $(srctree)/docs/results/sizes-$(SIZES_DATE).txt --readme $(srctree)/README.md
+
+## fastpath    SLUB's fast paths in the SMP and uniprocessor kernels as built (objdump), checked
+##             for no lock prefix and no interrupt disable: docs/results/slub-fastpath-DATE.txt
+##             and the block in docs/design.md
+fastpath:
+	$(Q)$(DEPS) build python
+	+$(Q)$(call build_tweaked,slub,smp,--disable SELFTEST)
+	+$(Q)$(call build_tweaked,slub,up,$(UP))
+	$(Q)$(PYTHON) $(srctree)/scripts/fastpath-disasm $(SIZES_BUILD)/slub-smp/vmlinux \
+		$(SIZES_BUILD)/slub-up/vmlinux --out $(srctree)/docs/results/slub-fastpath-$(SIZES_DATE).txt \
+		--design $(srctree)/docs/design.md
+
+## which-allocator the tables and verdicts of docs/which-allocator.md, rewritten from the
+##             newest docs/results files of make sizes, compare, bench, slabtest and smallmem
+which-allocator:
+	$(Q)$(DEPS) python
+	$(Q)$(PYTHON) $(srctree)/scripts/which-allocator
 
 ## compare     every allocator (scripts/allocators.py) in QEMU (MEM=32) replaying every shipped
 ##             trace (scripts/traces.py; TRACE=file: that one): per trace, the pages held and
@@ -394,14 +411,14 @@ bench:
 	$(Q)$(results_file) $(BUILD)/bench/report.txt bench txt
 	$(Q)exit $$(cat $(BUILD)/bench/status)
 
-## smpbench    the kernel's smpbench at CPUS (default 4) CPUs in QEMU, SLAB and SLOB side by
-##             side: throughput and cycles per operation against 1 CPU, median of 3 runs
-##             (docs/results/smpbench-DATE.txt; SMPBENCH_OPS operations per CPU, 20000)
+## smpbench    the kernel's smpbench at CPUS (default 4) CPUs in QEMU, every allocator
+##             (scripts/allocators.py) side by side: throughput and cycles per operation
+##             against 1 CPU, median of 3 runs (docs/results/smpbench-DATE.txt;
+##             SMPBENCH_OPS operations per CPU, 20000)
 SMPBENCH_OPS ?= 20000
 smpbench:
 	$(Q)$(DEPS) build qemu python
-	$(Q)$(call build_defconfig,slab)
-	$(Q)$(call build_defconfig,slob)
+	$(Q)$(build_allocators)
 	$(Q)mkdir -p $(BUILD)/smpbench $(srctree)/docs/results
 	$(Q)$(PYTHON) $(srctree)/scripts/smpbench --build $(BUILD) --cpus $(if $(filter 1,$(CPUS)),4,$(CPUS)) \
 		--ops $(SMPBENCH_OPS) > $(BUILD)/smpbench/report.txt; status=$$?; \
@@ -455,12 +472,12 @@ slabtest:
 		echo "(written to docs/results/slabtest-$(RESULTS_DATE).txt)"; fi
 
 ## debug-costs what kmem_debug= costs: the shipped trace replayed on the host without the
-##             layer and with each letter (none, Z, P, U, ZPU), SLAB and SLOB: ns per call
-##             and pages at the peak (docs/results/debug-costs-DATE.txt)
+##             layer and with each letter (none, Z, P, U, ZPU), SLAB, SLUB and SLOB: ns per
+##             call and pages at the peak (docs/results/debug-costs-DATE.txt)
 debug-costs:
 	$(Q)$(DEPS) build python host
 	$(Q)$(probe_i386)
-	$(Q)for c in slab slob; do \
+	$(Q)for c in slab slub slob; do \
 		$(with_i386) $(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=$$c bench bench-kdbg || exit 1; done
 	$(Q)mkdir -p $(BUILD)/host $(srctree)/docs/results
 	$(Q)$(PYTHON) $(srctree)/scripts/trace2replay --quiet -o $(BUILD)/host/trace.replay \
@@ -470,23 +487,26 @@ debug-costs:
 		cp $(BUILD)/host/debug-costs.txt $(srctree)/docs/results/debug-costs-$$(date +%Y-%m-%d).txt && \
 		echo "(written to docs/results/debug-costs-$$(date +%Y-%m-%d).txt)"
 
-## fuzz        libFuzzer on each allocator for FUZZ_TIME seconds (default 60): the API
-##             fuzzer and the replay-module fuzzer
+## fuzz        libFuzzer on each allocator (SLAB, SLUB, SLUB_TINY, SLOB) for FUZZ_TIME seconds
+##             (default 60): the API fuzzer and the replay-module fuzzer
+FUZZ_ALLOCS := slab slub slub_tiny slob
 fuzz:
 	$(Q)$(DEPS) build python host
 	$(Q)$(probe_i386)
-	$(Q)$(with_i386) $(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slab fuzzer
-	$(Q)$(with_i386) $(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slob fuzzer
-	$(Q)$(with_i386) $(srctree)/scripts/fuzz $(FUZZ_TIME) slab slob
+	$(Q)for c in $(FUZZ_ALLOCS); do \
+		$(with_i386) $(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=$$c fuzzer || exit 1; done
+	$(Q)$(with_i386) $(srctree)/scripts/fuzz $(FUZZ_TIME) $(FUZZ_ALLOCS)
 
 ## coverage    line coverage of mm/ on the host (llvm-cov): the host suites, the fuzz corpus
-##             and the trace replay, SLAB and SLOB; a table, and build/coverage/html
+##             and the trace replay, SLAB, SLUB, SLUB_TINY and SLOB; a table, and
+##             build/coverage/html
+COV_ALLOCS := slab slub slub_tiny slob
 coverage:
 	$(Q)$(DEPS) build python host coverage
-	$(Q)$(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slab coverage
-	$(Q)$(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slob coverage
+	$(Q)for c in $(COV_ALLOCS); do \
+		$(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=$$c coverage || exit 1; done
 	$(Q)mkdir -p $(BUILD)/coverage $(srctree)/docs/results
-	$(Q)$(PYTHON) $(srctree)/scripts/coverage --build $(BUILD) --out $(BUILD)/coverage slab slob \
+	$(Q)$(PYTHON) $(srctree)/scripts/coverage --build $(BUILD) --out $(BUILD)/coverage $(COV_ALLOCS) \
 		> $(BUILD)/coverage/summary.txt; status=$$?; cat $(BUILD)/coverage/summary.txt; \
 		[ $$status = 0 ] || exit $$status; \
 		cp $(BUILD)/coverage/summary.txt $(srctree)/docs/results/coverage-$$(date +%Y-%m-%d).txt && \

@@ -29,26 +29,42 @@
  * that may be going away (mm/slab.c) */
 #define PG_kmalloc	0x20u	/* a slab of a kmalloc() size class */
 #define PG_internal	0x40u	/* a slab of the allocator's own objects */
+/* With PG_slab, SLUB only: the slab has its cache's fallback order (the
+ * smaller one, taken when the preferred order could not be had), so that
+ * a free learns the slab's size from the flags word (mm/slub.h) */
+#define PG_min_order	0x80u
+#define PG_min_order_shift	7
 
 /* The spare words mean what the page's owner says: each has a name for
- * each use, so that no name means two things. */
+ * each use, so that no name means two things.  SLUB's slab state is one of
+ * them (its free list head as an object index, with the objects in use
+ * and the frozen bit: mm/slub.h), so struct page is as large in every
+ * configuration. */
 struct page {
 	unsigned int flags;		/* PG_* */
 	unsigned int order;		/* block order, valid with PG_buddy/PG_head */
 	union {
 		struct list_head lru;	/* PG_buddy: on its free_area list; SLOB: a
 					 * heap page on its heap's page lists, a map
-					 * page (fast heap) on the partial map pages */
+					 * page (fast heap) on the partial map pages;
+					 * SLUB: a slab on its cache's partial list,
+					 * a per-CPU data page on their list */
 		void *s_mem;		/* SLAB: the slab's first object (a copy of
 					 * its descriptor's, for the free fast path) */
+		struct {		/* SLUB: a slab on a CPU's partial list */
+			struct page *next;	/* the next slab there */
+			unsigned int slabs;	/* slabs from this one to the end */
+		};
 	};
 	union {
-		void *slab_cache;	/* SLAB: the cache of the slab */
+		void *slab_cache;	/* SLAB, SLUB: the cache of the slab */
 		unsigned long nr_pages;	/* PG_large: pages of the large block */
 		unsigned long free_units; /* SLOB small heap: units in the page's
 					 * free blocks (mm/slob_heap.c) */
 		unsigned long maps_used; /* SLOB fast heap, a map page: its start
 					 * maps handed out (mm/slob_fast.c) */
+		unsigned long slots_used; /* SLUB, a per-CPU data page: its slots
+					 * handed out (mm/slub_cpu.c) */
 	};
 	union {
 		void *slab;		/* SLAB: the slab descriptor */
@@ -57,6 +73,7 @@ struct page {
 		unsigned long *start_map; /* SLOB fast heap: the heap page's start map */
 		void *free_maps;	/* SLOB fast heap, a map page: its free
 					 * start maps, each holding the next */
+		u32 counters;		/* SLUB, a slab's first page: its state */
 	};
 };
 

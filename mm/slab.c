@@ -357,7 +357,7 @@ static int cache_layout(struct kmem_cache *c, size_t size, size_t align, unsigne
 	c->colour_off = max_t(size_t, L1_CACHE_BYTES, c->align);
 	c->colour = (unsigned int)(left / c->colour_off);
 	c->objs_bytes = c->num * c->buffer_size;
-	c->reciprocal_size = (u32)(((1ULL << 32) + c->buffer_size - 1) / c->buffer_size);
+	c->reciprocal_size = reciprocal_of(c->buffer_size);
 	set_fallback(c);
 	return 0;
 }

@@ -137,7 +137,7 @@ struct kmem_cache {
 	 */
 	struct array_cache *array[NR_CPUS];	/* each CPU's magazine */
 	size_t buffer_size;		/* object stride: size rounded to the alignment */
-	u32 reciprocal_size;		/* ceil(2^32 / buffer_size): see obj_index() */
+	u32 reciprocal_size;		/* reciprocal_of(buffer_size): see obj_index() */
 	size_t objs_bytes;		/* num * buffer_size: the objects' span in a slab */
 	uintptr_t page_base;		/* mem_map less first_pfn pages, as a number:
 					 * see slab_obj_page() */
@@ -271,17 +271,11 @@ static inline void *index_to_obj(const struct kmem_cache *c, const struct slab *
 	return (char *)slabp->s_mem + (size_t)idx * c->buffer_size;
 }
 
-/*
- * The index of the object offset bytes after s_mem, offset < objs_bytes:
- * offset * ceil(2^32 / size) / 2^32 instead of a division.  Exact for an
- * object's start k * size: the error k * (size * ceil(2^32 / size) - 2^32)
- * / 2^32 stays below 1 because k * size < 2^32 (a slab is far smaller).
- * For any other offset the result is off by at most one, and
- * obj_index() * size != offset tells it is no object's start anyway.
- */
+/* The index of the object offset bytes after s_mem, offset < objs_bytes
+ * (reciprocal_index(): exact for an object's start). */
 static inline unsigned int obj_index(const struct kmem_cache *c, size_t offset)
 {
-	return (unsigned int)(((u64)(u32)offset * c->reciprocal_size) >> 32);
+	return reciprocal_index(offset, c->reciprocal_size);
 }
 
 /* obj must be an object's start in slabp. */
@@ -363,24 +357,5 @@ struct slab_counts {
 /* Fills n from c's counters.  c->lock held, interrupts off. */
 void cache_get_counts(struct kmem_cache *c, struct slab_counts *n);
 
-/* Where the bytes of the slabs and large blocks go, for the benchmark's
- * overhead breakdown.  held = callers + internal + mgmt + tail + free_objs
- * + cached + large_bytes; callers + large_bytes - the bytes asked for is
- * the rounding to size classes and whole pages. */
-struct slab_breakdown {
-	unsigned long long held;	/* pages of slabs and large blocks, in bytes */
-	unsigned long long callers;	/* objects held by callers, at their class size */
-	unsigned long long internal;	/* the allocator's own objects (caches, magazines,
-					 * off-slab descriptors), at their class size */
-	unsigned long long mgmt;	/* on-slab descriptors and bufctls */
-	unsigned long long tail;	/* slab bytes no object uses (colour, leftover) */
-	unsigned long long free_objs;	/* free objects in partial and free slabs */
-	unsigned long long cached;	/* objects in the CPUs' magazines */
-	unsigned long long large_bytes;	/* large kmalloc blocks, whole pages */
-};
-/* Fills b from the caches' counters.  Takes slab_caches_lock, each cache's
- * lock; the large blocks
- * come from their counter, large_block_pages (no lock). */
-void slab_get_breakdown(struct slab_breakdown *b);
 
 #endif /* MM_SLAB_H */

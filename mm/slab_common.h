@@ -56,6 +56,10 @@ void __kmem_get_stats(struct kmem_stats *stats);
 
 /* ---- caches ---------------------------------------------------------------------- */
 
+/* A kmem_cache_create() flag for the allocators' own callers: never merge
+ * this cache with another (SLUB; kmem_debug.c's debugged caches). */
+#define SLAB_NO_MERGE		0x01000000UL
+
 /* The part of every cache that slab_common.c keeps: each allocator's
  * struct kmem_cache begins with it (KMEM_CACHE_COMMON_FIRST() after the
  * allocator's struct fails the build otherwise), so that cache_common()
@@ -103,6 +107,28 @@ unsigned long cache_live_objects(struct kmem_cache *c);
 /* gives back everything c holds; c is unlisted and empty, and freed next */
 void cache_close(struct kmem_cache *c);
 
+/* ---- object index by a multiply ------------------------------------------------- */
+
+/* ceil(2^32 / size), for reciprocal_index(). */
+static inline u32 reciprocal_of(size_t size)
+{
+	return (u32)(((1ULL << 32) + size - 1) / size);
+}
+
+/*
+ * The index of the object offset bytes into a run of objects of size
+ * bytes, given recip = reciprocal_of(size): offset * ceil(2^32 / size) /
+ * 2^32 instead of a division.  Exact for an object's start k * size: the
+ * error k * (size * ceil(2^32 / size) - 2^32) / 2^32 stays below 1
+ * because k * size < 2^32 (a slab is far smaller).  For any other offset
+ * the result is off by at most one, and index * size != offset tells it
+ * is no object's start anyway.  SLAB and SLUB check every free with it.
+ */
+static inline unsigned int reciprocal_index(size_t offset, u32 recip)
+{
+	return (unsigned int)(((u64)(u32)offset * recip) >> 32);
+}
+
 /* ---- large blocks ----------------------------------------------------------------- */
 
 /* A kmalloc() block too large for the allocator's own blocks is whole
@@ -122,6 +148,32 @@ size_t ksize_large(const void *obj, const struct page *page);
  * (each reported). */
 void large_blocks_count(unsigned long *blocks, unsigned long *pages);
 int large_blocks_validate(void);
+
+/* ---- where the bytes go (the benchmark's overhead breakdown) -------------------- */
+
+/* Where the bytes of the slabs and large blocks go, at one moment.  held =
+ * callers + internal + mgmt + tail + free_objs + cached + large_bytes;
+ * callers + large_bytes - the bytes asked for is the rounding to size
+ * classes and whole pages.  SLAB and SLUB fill it (slab_get_breakdown(),
+ * for tests/host/bench_replay.c); SLOB has none. */
+struct slab_breakdown {
+	unsigned long long held;	/* pages of slabs (SLUB: and per-CPU data) and
+					 * large blocks, in bytes */
+	unsigned long long callers;	/* objects held by callers, at their class size */
+	unsigned long long internal;	/* the allocator's own objects (caches, magazines,
+					 * off-slab descriptors), at their class size */
+	unsigned long long mgmt;	/* SLAB: on-slab descriptors and bufctls; SLUB:
+					 * the per-CPU data's pages */
+	unsigned long long tail;	/* slab bytes no object uses (colour, leftover) */
+	unsigned long long free_objs;	/* free objects on the slabs' lists (SLUB: the
+					 * node's partial list) */
+	unsigned long long cached;	/* SLAB: objects in the CPUs' magazines; SLUB:
+					 * free objects on the CPUs' slabs and partial lists */
+	unsigned long long large_bytes;	/* large kmalloc blocks, whole pages */
+};
+/* Fills b.  Takes slab_caches_lock and each cache's lock; the large blocks
+ * come from their counter, large_block_pages (no lock). */
+void slab_get_breakdown(struct slab_breakdown *b);
 
 /* ---- bad calls and reports ----------------------------------------------------- */
 
@@ -203,11 +255,5 @@ static inline void *kmem_debug_bad_free(const void *obj, void *caller)
 #define KMEM_NOT_CACHE_OBJECT	"not a live object of this cache"	/* kmem_cache_free() */
 #define KMEM_NOT_CACHE		"not a live cache"			/* a cache pointer */
 
-/* Does the allocator run a cache's constructor on every allocation (SLOB)
- * rather than once per object as it enters the cache (SLAB)?  Then
- * __GFP_ZERO on a cache with a constructor is honoured (zeroed, then
- * constructed) instead of refused.  The debugging layer asks this rather
- * than testing CONFIG_SLAB. */
-extern const int kmem_ctor_every_alloc;
 
 #endif /* MM_SLAB_COMMON_H */

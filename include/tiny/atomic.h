@@ -11,6 +11,8 @@
 #ifndef TINY_ATOMIC_H
 #define TINY_ATOMIC_H
 
+#include <tiny/types.h>
+
 typedef struct {
 	int counter;
 } atomic_t;
@@ -95,6 +97,15 @@ static inline void counter_inc(unsigned long *c)
 static inline unsigned long counter_read(const unsigned long *c)
 {
 	return __atomic_load_n(c, __ATOMIC_RELAXED);
+}
+
+/* ---- a 32-bit word changed whole ---------------------------------------------- */
+
+/* If *p is *old, stores new and returns 1; else puts the value found in
+ * *old and returns 0.  Fully ordered. */
+static inline int try_cmpxchg_u32(u32 *p, u32 *old, u32 new)
+{
+	return __atomic_compare_exchange_n(p, old, new, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 }
 
 #endif /* TINY_ATOMIC_H */

@@ -1,10 +1,11 @@
-/* slab.h - the object allocator API, implemented by SLAB or by SLOB: what
- * a caller may call and what each call promises, and nothing else.
+/* slab.h - the object allocator API, implemented by SLAB, SLUB or SLOB:
+ * what a caller may call and what each call promises, and nothing else.
  *
- * Exactly one of mm/slab.c (CONFIG_SLAB) and mm/slob.c (CONFIG_SLOB) is
- * built; callers use only this header and never know which one they have.
+ * Exactly one of mm/slab.c (CONFIG_SLAB), mm/slub.c (CONFIG_SLUB, with
+ * SLUB_TINY or not) and mm/slob.c (CONFIG_SLOB) is built; callers use
+ * only this header and never know which one they have.
  * Helpers built on the API alone (krealloc, kstrdup, the per-CPU
- * allocator) live in mm/util.c and serve both.  What the allocators share
+ * allocator) live in mm/util.c and serve them all.  What the allocators share
  * among themselves is mm/slab_common.h.
  *
  * Every call here may be made from interrupt context and never sleeps,
@@ -40,10 +41,17 @@
 
 struct kmem_cache;
 
-/* Object constructor or destructor: gets the object's address.  SLAB runs
- * the constructor when a slab is created and the destructor when it is
- * destroyed; SLOB runs them on every allocation and every free. */
+/* Object constructor or destructor: gets the object's address.  SLAB and
+ * SLUB run the constructor when a slab is created and the destructor when
+ * it is destroyed; SLOB runs them on every allocation and every free. */
 typedef void (*kmem_cache_ctor_t)(void *obj);
+
+/* Does the allocator run a cache's constructor on every allocation (SLOB)
+ * rather than once per object as it enters the cache (SLAB, SLUB)?  Then
+ * __GFP_ZERO on a cache with a constructor is honoured (zeroed, then
+ * constructed) instead of refused.  Callers that care (the debugging
+ * layer, the tests) ask this rather than testing CONFIG_SLAB. */
+extern const int kmem_ctor_every_alloc;
 
 /*
  * Creates a cache of objects of size bytes aligned to align (0 = default,
@@ -142,7 +150,7 @@ void kmem_get_stats(struct kmem_stats *stats);
 
 /* The largest free block in SLOB's heap, in bytes: the largest request it
  * could still serve without taking pages (the soak records it).  0 for an
- * allocator that keeps no such heap (SLAB: objects are sized by cache). */
+ * allocator that keeps no such heap (SLAB, SLUB: objects are sized by cache). */
 #ifdef CONFIG_SLOB
 unsigned long kmem_heap_largest_free(void);
 #else
@@ -152,7 +160,7 @@ static inline unsigned long kmem_heap_largest_free(void)
 }
 #endif
 
-extern const char kmem_allocator_name[];	/* "SLAB" or "SLOB" */
+extern const char kmem_allocator_name[];	/* "SLAB", "SLUB", "SLUB_TINY" or "SLOB" */
 
 /* Boot: kmem_cache_init() right after the page allocator, and
  * kmem_cache_init_late() once timers run (starts the shrinker/reaper). */

@@ -14,6 +14,11 @@
  *                       may have holes (a CPU that failed to start), so
  *                       loops over CPUs use for_each_online_cpu().
  *   cpu_online(cpu)     nonzero if that CPU is up.
+ *   num_possible_cpus() CPUs this machine may bring online: those its
+ *                       firmware lists, at most NR_CPUS, at least 1
+ *                       (Linux's nr_cpu_ids).  Known before
+ *                       kmem_cache_init() and fixed from then on: SLUB
+ *                       sizes its slabs by it.
  *   for_each_online_cpu(cpu)
  *                       loops over the online CPUs' numbers, rising.
  *   smp_call_function(fn, info, wait)
@@ -75,6 +80,11 @@ static inline unsigned int num_online_cpus(void)
 static inline int cpu_online(unsigned int cpu)
 {
 	return cpu == 0;
+}
+
+static inline unsigned int num_possible_cpus(void)
+{
+	return 1;
 }
 
 static inline int smp_call_function(smp_call_func_t fn, void *info, int wait)

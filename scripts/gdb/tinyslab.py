@@ -16,7 +16,11 @@ has vmlinux's symbols.  The commands, in the spirit of Linux's scripts/gdb:
                  start maps for the bytes in use, its class lists walked
                  for blocks, bytes, largest; "ts-slabinfo -v" lists each
                  free block and large block), the large blocks (their head
-                 pages, marked PG_large, found in mem_map) and the caches
+                 pages, marked PG_large, found in mem_map) and the caches;
+                 SLUB and SLUB_TINY: every cache that holds slabs,
+                 counted from its slabs found in mem_map (their states) less
+                 the objects on the CPUs' free lists (walked), its partial
+                 list walked, its aliases, the large blocks
   ts-cpus        each CPU (QEMU vCPU thread) and the function it is in
 
 Everything is read through the kernel's own types (struct page,
@@ -181,10 +185,13 @@ class Slabinfo(Command):
     def run(self, arg):
         if has_symbol("cache_cache"):
             self.slab()
+        elif has_symbol("slub_caches"):
+            self.slub()
         elif has_symbol("slob_lock"):
             self.slob(arg.strip() == "-v")
         else:
-            raise HelperError("neither SLAB's cache_cache nor SLOB's slob_lock is here")
+            raise HelperError("none of SLAB's cache_cache, SLUB's slub_caches or SLOB's "
+                              "slob_lock is here")
 
     # SLAB: the counts come from walking the slabs, not from the cache's
     # counters; a slab's shape (the cache's own or its fallback's) from the
@@ -242,6 +249,46 @@ class Slabinfo(Command):
         self.out(f"# large kmalloc blocks: {blocks} blocks, {pages} pages "
                  f"({pages * PAGE_SIZE // 1024} kB)")
 
+    # SLUB: the slabs found in mem_map by their first pages (PG_slab and
+    # PG_head, pointing at the cache), each one's objects by its order and
+    # its objects in use by its state word; less the objects each CPU holds
+    # on its free list (walked through the free pointers).  The kernel
+    # counts them per CPU instead (slub_objects_in_use()).
+    def slub(self):
+        # SLUB_TINY: no per-CPU partial lists, nor any per-CPU state
+        tiny = gdb.lookup_type("struct slub_cpu_partial").sizeof == 0
+        self.out("slabinfo - version: 2.1")
+        self.out("# name            <active_objs> <num_objs> <objsize> <objperslab> "
+                 "<pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : "
+                 "slabdata <active_slabs> <num_slabs> <sharedavail> : partial <slabs> "
+                 "min <min_partial> cpu <cpu_partial_slabs> aliases <n>")
+        slabs = slub_slabs()
+        handles = list(list_entries(sym("slab_caches"), "struct kmem_cache", "common.list"))
+        for c in list_entries(sym("slub_caches"), "struct kmem_cache", "slub_list"):
+            addr = int(c.address)
+            mine = slabs.get(addr, [])
+            objects = sum(o for o, _ in mine)
+            active = sum(u for _, u in mine) - (0 if tiny else cpu_free_objects(c))
+            aliases = sum(1 for h in handles if int(h["target"]) == addr and
+                          int(h.address) != addr)
+            oo = c["oo"][0]
+            self.out(f"{cstring(c['common']['name']):<17s} {max(active, 0):6d} {objects:6d} "
+                     f"{int(c['size']):6d} {int(oo['objects']):4d} {1 << int(oo['order']):4d} : "
+                     f"tunables {0:4d} {0:4d} {0:4d} : slabdata {len(mine):6d} {len(mine):6d} "
+                     f"{0:6d} : partial {list_length(c['partial'])} min "
+                     f"{int(c['min_partial'])} cpu {0 if tiny else int(c['cpu_partial']['limit'])} "
+                     f"aliases {aliases}")
+        for h in handles:
+            if int(h["target"]) != int(h.address):
+                self.out(f"# alias {cstring(h['common']['name'])} -> "
+                         f"{cstring(h['target']['common']['name'])} (object size "
+                         f"{int(h['common']['object_size'])})")
+        percpu = sym("percpu_pages")
+        self.out(f"# per-CPU data: {list_length(percpu) if percpu is not None else 0} pages")
+        blocks, pages = large_blocks()
+        self.out(f"# large kmalloc blocks: {blocks} blocks, {pages} pages "
+                 f"({pages * PAGE_SIZE // 1024} kB)")
+
     # SLOB: the heap walked (the first-fit heap's page lists and each page's
     # free list, or the segregated heap's class lists and start maps), the
     # large blocks found in mem_map by their head pages, the cache list; only
@@ -267,6 +314,56 @@ class Slabinfo(Command):
 
 
 PG_LARGE = 0x10                 # PG_large in mm/page_alloc.h
+PG_HEAD, PG_SLAB, PG_MIN_ORDER = 0x04, 0x08, 0x80
+
+
+def slub_slabs():
+    """{cache address: [(objects, objects in use)] of each of its slabs}: the
+    first pages of SLUB's slabs in mem_map, read in one piece."""
+    mem_map, first, end = sym("mem_map"), int(sym("first_pfn")), int(sym("end_pfn"))
+    page_t = gdb.lookup_type("struct page")
+    size = page_t.sizeof
+    flags_at = field_offset("struct page", "flags")
+    cache_at = field_offset("struct page", "slab_cache")
+    state_at = field_offset("struct page", "counters")
+    word = gdb.lookup_type("unsigned long").sizeof
+    raw = bytes(gdb.selected_inferior().read_memory(int(mem_map), (end - first) * size))
+    objects_of = {}
+    found = {}
+    for pfn in range(first, end):
+        at = (pfn - first) * size
+        flags = int.from_bytes(raw[at + flags_at:at + flags_at + 4], "little")
+        if flags & (PG_SLAB | PG_HEAD) != PG_SLAB | PG_HEAD:
+            continue
+        cache = int.from_bytes(raw[at + cache_at:at + cache_at + word], "little")
+        state = int.from_bytes(raw[at + state_at:at + state_at + 4], "little")
+        which = 1 if flags & PG_MIN_ORDER else 0
+        if (cache, which) not in objects_of:
+            c = gdb.Value(cache).cast(gdb.lookup_type("struct kmem_cache").pointer())
+            objects_of[(cache, which)] = int(c["oo"][which]["objects"])
+        found.setdefault(cache, []).append((objects_of[(cache, which)], (state >> 16) & 0x7fff))
+    return found
+
+
+def cpu_free_objects(c):
+    """The objects on every CPU's free list of c (struct kmem_cache_cpu,
+    one copy a stride from CPU to CPU: <arch/percpu.h>)."""
+    kcc_t = gdb.lookup_type("struct kmem_cache_cpu").pointer()
+    off = int(c["cpu"]["slab"])
+    cpus = sym("x86_cpus")
+    n = 0
+    for cpu in range(cpus.type.range()[1] + 1 if cpus is not None else 1):
+        base = (int(cpus[cpu].address) + off) & 0xffffffff if cpus is not None else off
+        kcc = gdb.Value(base).cast(kcc_t)
+        p, steps = int(kcc["freelist"]), 0
+        while p:
+            steps += 1
+            if steps > WALK_LIMIT:
+                raise HelperError(f"{cstring(c['common']['name'])}: CPU {cpu}'s free list loops")
+            n += 1
+            p = int(gdb.Value(p + int(c["offset"])).cast(
+                gdb.lookup_type("unsigned long").pointer()).dereference())
+    return n
 
 
 def large_blocks(say=None):

@@ -80,7 +80,7 @@
 #include <tiny/slab.h>
 #include <arch/timex.h>
 #include "host.h"
-#include "../../mm/slab.h"
+#include "../../mm/slab_common.h"
 
 #define FLOOR_SAMPLES	10001	/* empty calls timed for the floor */
 
@@ -119,11 +119,11 @@ static void *backed_table(size_t bytes)
 	return p;
 }
 
-/* ---- SLAB's overhead at the peak (--breakdown, the timed build) ------------------
+/* ---- the overhead at the peak (--breakdown, the timed build) -----------------------
  * The replay's calls come in trace order, so following the trace op by op
  * beside them gives the live bytes after each call; at every new peak the
- * SLAB build takes its breakdown (slab_get_breakdown(), weak: SLOB and the
- * peers have none). */
+ * SLAB or SLUB build takes its breakdown (slab_get_breakdown(), weak: SLOB
+ * and the peers have none). */
 void slab_get_breakdown(struct slab_breakdown *b) __attribute__((weak));
 
 static struct {
@@ -185,7 +185,7 @@ static void breakdown_print(void)
 	double live = (double)bd.peak / 100;
 
 	if (!bd.on) {
-		printf("bench: breakdown: not taken (not SLAB's bench-timed, or a failed "
+		printf("bench: breakdown: not taken (not SLAB's or SLUB's bench-timed, or a failed "
 		       "allocation)\n");
 		return;
 	}

@@ -78,6 +78,7 @@ int main(int argc, char **argv)
 			argv[0], NR_CPUS);
 		return 2;
 	}
+	host_smp_possible(o.cpus);
 	host_mm_init(o.mb);
 	if (o.cpus > 1)
 		host_smp_start(o.cpus);

@@ -208,6 +208,7 @@ int main(int argc, char **argv)
 			"[--mem MB] [--runs R]\n(thread counts 1..%d)\n", argv[0], NR_CPUS);
 		return 2;
 	}
+	host_smp_possible(most_threads(&o));
 	host_mm_init(o.mb);
 	host_smp_start(most_threads(&o));
 	printf("bench-smp: %s, %zu-bit, NR_CPUS %d, best of %d runs of %lu ops per thread; "

@@ -22,8 +22,9 @@
  * - no page goes missing: free pages + allocator pages + pages the fuzzer
  *   holds stay equal to the total, after every operation;
  * - constructors and destructors as slab.h promises: SLOB runs them on
- *   exactly the object allocated or freed; SLAB runs the constructor only
- *   when a slab is made and the destructor only on objects out of use; no
+ *   exactly the object allocated or freed; SLAB and SLUB run the
+ *   constructor only when a slab is made and the destructor only on
+ *   objects out of use (kmem_ctor_every_alloc tells which); no
  *   constructor runs for a failed allocation; a destroyed or reclaimed
  *   empty cache has destructed everything it constructed;
  * - a small allocation fails only when the page allocator could not give
@@ -48,6 +49,8 @@
 #include <tiny/slab.h>
 #include "host.h"
 #include "../../mm/slab_common.h"	/* the bad calls, kmem_bad_free_count */
+#if IS_ENABLED(CONFIG_SLUB)
+#endif
 
 #define FUZZ_MEM_MB	2		/* small: squeezes and page checks stay cheap */
 #define SLOTS		64
@@ -315,7 +318,8 @@ static const kmem_cache_ctor_t ctors[CACHES] = { ctor_0, ctor_1, ctor_2, ctor_3 
 static const kmem_cache_ctor_t dtors[CACHES] = { dtor_0, dtor_1, dtor_2, dtor_3 };
 
 /* Constructed minus destructed objects: on SLOB exactly the live ones; on
- * SLAB at least those (free objects stay constructed in their slabs). */
+ * SLAB and SLUB at least those (free objects stay constructed in their
+ * slabs). */
 static void check_hook_counts(void)
 {
 	unsigned int k;
@@ -327,7 +331,7 @@ static void check_hook_counts(void)
 		if (!fc->c || !fc->has_ctor || !fc->has_dtor)
 			continue;
 		made = (long)(fc->ctor_calls - fc->dtor_calls);
-		if (made < fc->live || (IS_ENABLED(CONFIG_SLOB) && made != fc->live))
+		if (made < fc->live || (kmem_ctor_every_alloc && made != fc->live))
 			fail("constructor and destructor calls do not match the live objects", k);
 	}
 }
@@ -412,7 +416,7 @@ static void free_cache_object(struct object *o)
 	fc->live--;
 	if (fc->ctor_calls != ctor_calls)
 		fail("kmem_cache_free ran the constructor", o->cache);
-	if (IS_ENABLED(CONFIG_SLOB) && fc->has_dtor &&
+	if (kmem_ctor_every_alloc && fc->has_dtor &&
 	    (fc->dtor_calls != dtor_calls + 1 || fc->last_dtor != o->p))
 		fail("SLOB did not destruct exactly the object freed", o->cache);
 }
@@ -631,7 +635,7 @@ static u8 *cache_alloc_checked(unsigned int k, gfp_t gfp)
 	}
 	if (fc->align && (uintptr_t)p % fc->align)
 		fail("cache object misaligned", k);
-	if (IS_ENABLED(CONFIG_SLOB) && fc->has_ctor &&
+	if (kmem_ctor_every_alloc && fc->has_ctor &&
 	    (fc->ctor_calls != ctor_calls + 1 || fc->last_ctor != p))
 		fail("SLOB did not construct exactly the object allocated", k);
 	if (fc->has_ctor && p[0] != CTOR_BYTE)
@@ -665,7 +669,8 @@ static void op_cache_alloc(unsigned int slot, unsigned int k)
 
 /* Frees a cache object and allocates one again at once: the object just
  * freed is there to be had, so this cannot fail.  SLAB hands out a
- * constructed object without running the constructor. */
+ * constructed object without running the constructor (SLUB may have given
+ * the emptied slab back, with its destructor, and construct a new one). */
 static void op_cache_recycle(unsigned int slot, unsigned int k)
 {
 	struct object *o = &obj[slot];
@@ -1007,6 +1012,24 @@ static size_t slob_units(size_t size)
 	return max_t(size_t, DIV_ROUND_UP(size, 2 * sizeof(void *)), 2);
 }
 
+/* The stride SLUB gives objects of a fuzzer cache (mm/slub.c), as far as
+ * merging goes. */
+static size_t slub_stride(const struct fuzz_cache *fc)
+{
+	return ALIGN(ALIGN(fc->size, sizeof(void *)), max_t(size_t, fc->align, sizeof(void *)));
+}
+
+/* May SLUB have merged the two caches (no constructor or destructor,
+ * strides within a word: mm/slub.c)?  Then they are one cache to it, and
+ * an object freed to the other is the same-size case, left out. */
+static int slub_may_merge(const struct fuzz_cache *a, const struct fuzz_cache *b)
+{
+	size_t sa = slub_stride(a), sb = slub_stride(b);
+
+	return IS_ENABLED(CONFIG_SLUB) && !a->has_ctor && !a->has_dtor && !b->has_ctor &&
+	       !b->has_dtor && (sa > sb ? sa - sb : sb - sa) < sizeof(void *);
+}
+
 /* A live object of one cache, to be freed into another. */
 static int pick_wrong_cache(unsigned int slot, unsigned int k, struct bad_ptr *b)
 {
@@ -1023,7 +1046,8 @@ static int pick_wrong_cache(unsigned int slot, unsigned int k, struct bad_ptr *b
 		return 0;
 	/* objects of the same size in SLOB's units are KMEM_BAD_WRONG_CACHE_SAME_SIZE,
 	 * another case: left out here */
-	if (slob_units(caches[o->cache].size) == slob_units(caches[ck].size))
+	if (slob_units(caches[o->cache].size) == slob_units(caches[ck].size) ||
+	    slub_may_merge(&caches[o->cache], &caches[ck]))
 		return 0;
 	b->ptr = o->p;
 	b->cache = c;

@@ -15,8 +15,13 @@ void host_mm_init(unsigned long mb);
  * then starts in the very state the kernel's did. */
 void host_mm_init_layout(const char *spec);
 
+/* The CPUs the harness may bring online (num_possible_cpus(); 1 unless
+ * said): before host_mm_init(), as a kernel knows its CPUs before it starts
+ * the allocators.  Exits if ncpus is not 1..NR_CPUS. */
+void host_smp_possible(unsigned int ncpus);
 /* Brings CPUs 1..ncpus-1 online, one thread each (smp.c); exits on
- * failure.  Without it the harness has CPU 0 alone. */
+ * failure, or if ncpus is more than host_smp_possible() said.  Without it
+ * the harness has CPU 0 alone. */
 void host_smp_start(unsigned int ncpus);
 /* Stops and joins the CPU threads: CPU 0 alone again. */
 void host_smp_stop(void);

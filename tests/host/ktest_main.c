@@ -67,6 +67,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: --cpus takes 1 to %d\n", argv[0], NR_CPUS);
 		return 2;
 	}
+	host_smp_possible((unsigned int)ncpus);
 	host_mm_init(mb);
 	host_smp_start((unsigned int)ncpus);
 	for (i = 0; i < nr_faults; i++)

@@ -51,9 +51,11 @@
 __thread volatile sig_atomic_t host_irqs_off;
 __thread volatile sig_atomic_t host_irq_pending;
 __thread unsigned int host_cpu_id;
+__thread void (*host_percpu_hook)(void);	/* <arch/percpu.h> */
 static __thread volatile sig_atomic_t irq_depth;
 static __thread unsigned int relax_count;
 unsigned int host_nr_online = 1;
+unsigned int host_nr_possible = 1;
 /* CPUs wait for locks by test-and-set: threads are descheduled at will,
  * as virtual CPUs are (<tiny/spinlock_smp.h>). */
 int arch_spin_tas = 1;
@@ -336,12 +338,22 @@ static void cpu0_setup(void)
 	cpu_setup(0);
 }
 
+void host_smp_possible(unsigned int ncpus)
+{
+	if (ncpus < 1 || ncpus > NR_CPUS) {
+		fprintf(stderr, "host: %u CPUs possible asked for, NR_CPUS is %d\n", ncpus, NR_CPUS);
+		exit(2);
+	}
+	host_nr_possible = ncpus;
+}
+
 void host_smp_start(unsigned int ncpus)
 {
 	unsigned int cpu;
 
-	if (ncpus > NR_CPUS) {
-		fprintf(stderr, "host: %u CPUs asked for, NR_CPUS is %d\n", ncpus, NR_CPUS);
+	if (ncpus > host_nr_possible) {
+		fprintf(stderr, "host: %u CPUs asked for, %u possible (host_smp_possible())\n",
+			ncpus, host_nr_possible);
 		exit(2);
 	}
 	cpu0_setup();

@@ -912,9 +912,10 @@ static void gfp_zero_still_zeroes(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, p);
 	KTEST_EXPECT_NULL(t, memchr_inv(p, 0, ksize(p)));
 	kfree(p);
-	/* with a constructor: SLAB refuses, SLOB zeroes then constructs */
+	/* with a constructor: SLAB and SLUB refuse (they construct once per
+	 * object), SLOB zeroes then constructs */
 	q = kmem_cache_alloc(cc, GFP_KERNEL | __GFP_ZERO);
-	if (IS_ENABLED(CONFIG_SLAB)) {
+	if (!kmem_ctor_every_alloc) {
 		KTEST_EXPECT_NULL(t, q);
 	} else {
 		KTEST_ASSERT_NOT_NULL(t, q);

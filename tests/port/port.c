@@ -3,10 +3,11 @@
  * (tests/mm/test_kmem_api.c) against it.
  *
  * It is built only against what the guide names: include/tiny/, the
- * allocator's files in mm/, kernel/timer.c and kernel/ktest.c, and this
- * directory's own glue (its include/arch/ and config-ALLOC.h); never the i386
- * kernel's headers nor the host harness's (tests/host).  What the guide's
- * "What your kernel provides" lists is here, in its order.
+ * allocator's files in mm/ (SLUB's with kernel/parse.c), kernel/timer.c and
+ * kernel/ktest.c, and this directory's own glue (its include/arch/ and
+ * config-ALLOC.h); never the i386 kernel's headers nor the host harness's
+ * (tests/host).  What the guide's "What your kernel provides" lists is
+ * here, in its order.
  *
  * usage: port-kmem-api    (exit status 0 if every case passed)
  */

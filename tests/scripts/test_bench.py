@@ -6,9 +6,11 @@ cases run the real host builds (make bench's binaries, built here if
 missing) without QEMU (--no-kernel), without callgrind and with one peer,
 on the first lines of the shipped trace, which takes seconds: on 2 MiB the
 allocators run out of memory and bench must count the failures and exit
-1; on 32 MiB the same run is clean and exits 0, SLAB and SLOB take next
+1; on 32 MiB the same run is clean and exits 0, the allocators take next
 to no host page fault (their RAM is backed before the replay), and
 neither does glibc in its timed pass (it is timed after a warm-up pass).
+The allocators run are ALLOCATORS (--allocators): SLAB, SLUB, SLOB and
+SLOB's fast heap.
 Where the host runs no i386 program (scripts/i386_probe.py), the same
 runs use the 64-bit builds (bench-timed-64), and the word-size row must
 say so.
@@ -29,6 +31,7 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from i386_probe import probe  # noqa: E402
 
 CASES = []
+ALLOCATORS = ("slab", "slub", "slob", "slob_fast")
 
 
 def case(fn):
@@ -81,9 +84,8 @@ def refuses_bad_arguments():
 def host_builds(twin):
     """Builds the host binaries small_run uses (nothing if they are up to date)."""
     host = os.path.join(BUILD, "host")
-    for config, programs in (("slab", [f"bench-timed{twin}", "peer-glibc"]),
-                             ("slob", [f"bench-timed{twin}"]),
-                             ("slob_fast", [f"bench-timed{twin}"])):
+    for config in ALLOCATORS:
+        programs = [f"bench-timed{twin}"] + (["peer-glibc"] if config == "slab" else [])
         r = subprocess.run(["make", "-s", "-f", os.path.join(ROOT, "tests/host/Makefile"),
                             f"CONFIG={config}"] + [os.path.join(host, config, p) for p in programs],
                            capture_output=True, text=True)
@@ -97,7 +99,8 @@ def small_run(tmp, mem):
     if not os.path.exists(trace):
         first_lines(trace, 60000)
     return bench("--no-kernel", "--no-callgrind", "--mem", str(mem), "--runs", "2",
-                 "--peers", "glibc", "--trace", trace, "--build", BUILD,
+                 "--peers", "glibc", "--allocators", ",".join(ALLOCATORS), "--trace", trace,
+                 "--build", BUILD,
                  "--out", os.path.join(tmp, f"out-{mem}"))
 
 
@@ -119,35 +122,36 @@ def verdict_counts_failures():
     with tempfile.TemporaryDirectory() as tmp:
         small, clean = small_run(tmp, 2), small_run(tmp, 32)
     width = row(clean.stdout, "word size")
-    if not width or width[:2] != [f"{bits}-bit"] * 2:
-        problems.append(f"SLAB and SLOB should run their {bits}-bit builds here, "
+    if not width or width[:len(ALLOCATORS)] != [f"{bits}-bit"] * len(ALLOCATORS):
+        problems.append(f"the allocators should run their {bits}-bit builds here, "
                         f"the word-size row reads {width}")
     failures = row(small.stdout, "allocation failures")
     if small.returncode != 1:
         problems.append(f"2 MiB: exit status {small.returncode}, expected 1")
-    if not failures or failures[0] == "0" or failures[1] == "0":
-        problems.append(f"2 MiB: SLAB and SLOB should count failures, the row reads {failures}")
-    for name in ("SLAB", "SLOB"):
+    if not failures or "0" in failures[:len(ALLOCATORS)]:
+        problems.append(f"2 MiB: the allocators should count failures, the row reads {failures}")
+    for name in ("SLAB", "SLUB", "SLOB"):
         if f"bench: FAILED: {name}: " not in small.stdout:
             problems.append(f"2 MiB: no FAILED line for {name}")
     if clean.returncode != 0:
         problems.append(f"32 MiB: exit status {clean.returncode}, expected 0")
     for label in ("allocation failures", "corruptions"):
-        if row(clean.stdout, label) != ["0"] * 4:	# SLAB, SLOB, SLOB fast heap, glibc
+        if row(clean.stdout, label) != ["0"] * (len(ALLOCATORS) + 1):	# and glibc
             problems.append(f"32 MiB: {label} row reads {row(clean.stdout, label)}")
     for label in ("per allocation, median of 2 runs", "allocation p99", "held (kB)"):
         cells = row(clean.stdout, label)
-        if not cells or len(cells) < 4 or "-" in cells[:4]:
+        if not cells or len(cells) < len(ALLOCATORS) + 1 or "-" in cells[:len(ALLOCATORS) + 1]:
             problems.append(f"32 MiB: row {label!r} incomplete: {cells}")
     if "FAILED" in clean.stdout:
         problems.append("32 MiB: a FAILED line")
     faults = row(clean.stdout, "host page faults in the timed replay")
-    if not faults or not all(f.isdigit() and int(f) < 100 for f in faults[:2]):
-        problems.append(f"32 MiB: SLAB and SLOB took host page faults in the replay "
+    if not faults or not all(f.isdigit() and int(f) < 100 for f in faults[:len(ALLOCATORS)]):
+        problems.append(f"32 MiB: the allocators took host page faults in the replay "
                         f"(is the RAM not backed beforehand?): {faults}")
     # glibc is timed on a second pass, its heap kept from the first (issue 32):
     # without the warm-up it took about 1,700 faults on this trace, 140 with it
-    if not faults or len(faults) < 4 or not faults[3].isdigit() or int(faults[3]) > 600:
+    glibc = len(ALLOCATORS)
+    if not faults or len(faults) <= glibc or not faults[glibc].isdigit() or int(faults[glibc]) > 600:
         problems.append(f"32 MiB: glibc took host page faults in its timed replay (was it not "
                         f"warmed up first?): {faults}")
     return problems, small.stdout + small.stderr + clean.stdout + clean.stderr

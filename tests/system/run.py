@@ -9,8 +9,9 @@ NMI, fault injection), test_replay.py, test_debug.py (kmem_debug=, gdb
 helpers) and test_smp.py, each listing its cases in CASES, with what they
 share in common.py.
 
-Expects build/slab/vmlinux, build/slob/vmlinux, build/tinyslab.iso and the
-host benchmark binaries (scripts/test-all builds them first).  Covers what
+Expects build/<allocator>/vmlinux (slab, slub, slub_tiny, slob and the
+debug ones), build/tinyslab.iso and the host benchmark binaries
+(scripts/test-all builds them first).  Covers what
 the self-tests cannot see from inside: the GRUB menu on the serial line,
 the interactive console (Ctrl-C, input limits, escape sequences, a large
 paste), CPU exceptions reported and failing the run, the replay on a

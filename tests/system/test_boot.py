@@ -135,6 +135,8 @@ def slabtest_at_boot():
 CASES = [
     iso_case("t", "slab"),
     iso_case("s", "slob"),
+    iso_case("b", "slub"),
+    iso_case("n", "slub_tiny"),
     mem_limit_and_unknown_parameter,
     cmdline_limits,
     cmdline_length,

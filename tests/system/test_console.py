@@ -11,7 +11,7 @@ from common import (QemuConsole, console_session, expect_in, kernel, memfree_aft
 from qemu_console import EXIT_PASS, Timeout
 
 def console_case(alloc):
-    report = "slabinfo - version: 2.1" if alloc == "slab" else "SLOB heap ("
+    report = "SLOB heap (" if alloc.startswith("slob") else "slabinfo - version: 2.1"
 
     def case():
         problems = []
@@ -254,6 +254,8 @@ def slabtest_ctrl_c():
 CASES = [
     console_case("slab"),
     console_case("slob"),
+    console_case("slub"),
+    console_case("slub_tiny"),
     console_ctrl_c,
     console_input_limits,
     console_paste,

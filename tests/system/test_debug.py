@@ -176,9 +176,11 @@ def gdb_helpers_case(alloc):
             figures = compare_reports(said, helpers, alloc, problems, "stopped in stress")
             if alloc.startswith("slob") and not re.search(r"SLOB heap \(\S+\): [1-9]", helpers):
                 problems.append("stopped in stress, yet the SLOB heap was empty")
-            if alloc == "slab" and not any(x.startswith("size-") and x.split()[1] != "0"
-                                           for x in figures):
-                problems.append("stopped in stress, yet no size-N cache had objects")
+            classes = {"slab": "size-", "slub": "kmalloc-", "slub_tiny": "kmalloc-"}
+            if alloc in classes and not any(x.startswith(classes[alloc]) and
+                                            x.split()[1] != "0" for x in figures):
+                problems.append(f"stopped in stress, yet no {classes[alloc]}N cache had "
+                                f"objects")
             q.send("halt\r")
             q.wait_exit()
         return problems, busy[-3000:] + "\n" + out[-1500:]
@@ -215,10 +217,14 @@ def gdb_dmesg_without_log_buf():
 CASES = [
     kmem_debug_console_case("slab"),
     kmem_debug_console_case("slob"),
+    kmem_debug_console_case("slub"),
     kmem_debug_trace_case("slab"),
     kmem_debug_trace_case("slob"),
+    kmem_debug_trace_case("slub"),
     gdb_helpers_case("slab"),
     gdb_helpers_case("slob"),
     gdb_helpers_case("slob_fast"),
+    gdb_helpers_case("slub"),
+    gdb_helpers_case("slub_tiny"),
     gdb_dmesg_without_log_buf,
 ]

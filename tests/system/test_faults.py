@@ -230,6 +230,7 @@ CASES = [
     nmi_during_output_case(4),
     fault_injection_console_case("slab"),
     fault_injection_console_case("slob"),
+    fault_injection_console_case("slub"),
     console_stuck_taken_over_within_a_second,
     old_cpu_refused_case("486"),
     old_cpu_refused_case("pentium"),

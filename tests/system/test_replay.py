@@ -252,6 +252,8 @@ CASES = [
     replay_too_small,
     agreement_case("slab"),
     agreement_case("slob"),
+    agreement_case("slub"),
+    agreement_case("slub_tiny"),
     compare_tool,
     replay_without_a_peak,
     console_replay_summary,

@@ -188,6 +188,7 @@ def smp_mp_table_without_acpi():
 CASES = [
     smp_console_case("slab"),
     smp_console_case("slob"),
+    smp_console_case("slub"),
     smp_cpus_left_out,
     smp_late_ap,
     smp_cpu_hole_case("slab", 1),

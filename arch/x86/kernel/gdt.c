@@ -6,7 +6,9 @@
  * stack of its own, so that even a kernel stack overflow is reported
  * instead of resetting the machine.  With CONFIG_SMP every CPU has its own
  * set (a TSS is busy while in use, so CPUs cannot share one), plus a data
- * segment based at its per-CPU area, which %fs holds (see <arch/smp.h>).
+ * segment based at its per-CPU area, which %fs holds (see <arch/smp.h>);
+ * its limit is 4 GiB like the others', so that %fs-relative addresses
+ * reach per-CPU copies anywhere in memory (<arch/percpu.h>).
  */
 #include <tiny/kernel.h>
 #include <tiny/string.h>
@@ -83,8 +85,10 @@ static void fill_gdt(struct cpu_tables *ct, void *percpu)
 	ct->gdt[GDT_DF_TSS >> 3] = make_desc((u32)(uintptr_t)&ct->df_tss,
 					     sizeof(ct->df_tss) - 1, 0x89, 0);
 #ifdef CONFIG_SMP
-	ct->gdt[__KERNEL_PERCPU >> 3] = make_desc((u32)(uintptr_t)percpu,
-						  sizeof(struct x86_cpu) - 1, 0x92, 0x4);
+	/* 4 GiB (4 KiB granularity): %fs also reaches this CPU's copies of
+	 * per-CPU objects, which lie anywhere relative to the base
+	 * (<arch/percpu.h>) */
+	ct->gdt[__KERNEL_PERCPU >> 3] = make_desc((u32)(uintptr_t)percpu, 0xfffff, 0x92, 0xc);
 #else
 	(void)percpu;
 #endif

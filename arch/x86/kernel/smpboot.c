@@ -195,6 +195,11 @@ void ap_start_kernel(void)
 		halt();
 }
 
+unsigned int num_possible_cpus(void)
+{
+	return nr_listed_cpus;
+}
+
 unsigned int smp_expected_cpus(void)
 {
 	return nr_listed_cpus < max_cpus ? nr_listed_cpus : max_cpus;

@@ -9,6 +9,11 @@
 #include <asm/apic.h>
 #endif
 
+/* The TSC's rate (<arch/timex.h>): calibrated against the PIT with the
+ * local APIC timer (apic.c); 0 on a uniprocessor kernel, which never
+ * calibrates it (printk's console wait then assumes a fast CPU). */
+unsigned long tsc_khz;
+
 #define PIT_FREQ	1193182UL	/* input clock, Hz */
 #define PIT_CH0		0x40
 #define PIT_MODE	0x43

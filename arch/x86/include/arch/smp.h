@@ -89,6 +89,9 @@ void smp_boot_cpus(void);
 /* The CPUs that should be online: those the firmware listed (up to
  * NR_CPUS), at most maxcpus=. */
 unsigned int smp_expected_cpus(void);
+/* See <tiny/smp.h>: the CPUs the firmware listed (up to NR_CPUS; maxcpus=
+ * does not change it), known once smp_detect() has run. */
+unsigned int num_possible_cpus(void);
 /* See <tiny/smp.h> (kernel only, for panic() and <tiny/oops.h>). */
 unsigned int smp_stop_other_cpus(unsigned long timeout_ms);
 __noreturn void smp_stop_this_cpu(void);

@@ -10,7 +10,8 @@ static inline u64 get_cycles(void)
 }
 
 /* get_cycles() per millisecond: the TSC's rate, calibrated at boot against
- * the PIT (arch/x86/kernel/apic.c); 0 until then. */
+ * the PIT (arch/x86/kernel/apic.c); 0 until then, and on a uniprocessor
+ * kernel (arch/x86/kernel/time.c). */
 extern unsigned long tsc_khz;
 static inline unsigned long cycles_per_ms(void)
 {

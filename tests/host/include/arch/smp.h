@@ -19,7 +19,7 @@
 #define ARCH_SMP_H
 
 extern __thread unsigned int host_cpu_id;
-extern unsigned int host_nr_online;
+extern unsigned int host_nr_online, host_nr_possible;
 
 static inline unsigned int smp_processor_id(void)
 {
@@ -29,6 +29,14 @@ static inline unsigned int smp_processor_id(void)
 static inline unsigned int num_online_cpus(void)
 {
 	return __atomic_load_n(&host_nr_online, __ATOMIC_ACQUIRE);
+}
+
+/* As many as the harness said before it started the allocators
+ * (host_smp_possible()), as a kernel's firmware does before
+ * kmem_cache_init(). */
+static inline unsigned int num_possible_cpus(void)
+{
+	return host_nr_possible;
 }
 
 /* CPUs come online in order and never go away: 0..num_online_cpus()-1. */

@@ -1,0 +1,380 @@
+/* slub.h - SLUB's internal structures, shared by slub.c (what both modes
+ * share), slub_cpu.c (per-CPU slabs: CONFIG_SLUB without SLUB_TINY),
+ * slub_tiny.c (CONFIG_SLUB_TINY), slub_info.c (reports, validator) and the
+ * SLUB self-tests.  Not a public header: callers use <tiny/slab.h>.
+ */
+#ifndef MM_SLUB_H
+#define MM_SLUB_H
+
+#include <tiny/atomic.h>
+#include <tiny/kernel.h>
+#include <tiny/list.h>
+#include <tiny/memcheck.h>
+#include <tiny/mm.h>
+#include <tiny/slab.h>
+#include <tiny/smp.h>
+#include <tiny/spinlock.h>
+#include <tiny/string.h>
+#include "page_alloc.h"
+#include "slab_common.h"
+
+/* ---- a slab's state: one word, changed whole -------------------------------------
+ *
+ * page->counters of a slab's first page holds the index of the first free
+ * object of the slab's free list (SLUB_FREE_NONE: none; the next ones are
+ * linked through the objects' free pointers, as addresses), the number of
+ * objects not on that list (in use, or on a CPU's free list) and whether a
+ * CPU owns the slab (frozen: its CPU slab, or on its partial list).  With
+ * per-CPU slabs it changes by compare-and-exchange (slab_state_cmpxchg()),
+ * so that a free from any CPU and a CPU taking the list agree without a
+ * lock; SLUB_TINY changes it under the cache's list_lock.  Linux keeps a
+ * pointer and a counters word side by side for cmpxchg_double; an index
+ * fits the pair in the one word struct page already has.
+ */
+#define SLUB_FREE_NONE		0xffffu		/* no free object on the slab's list */
+#define SLUB_INUSE_SHIFT	16
+#define SLUB_INUSE_MASK		0x7fffu
+#define SLUB_FROZEN		0x80000000u
+#define MAX_OBJS_PER_SLAB	32767u		/* as Linux's MAX_OBJS_PER_PAGE */
+
+static inline unsigned int state_free(u32 s)
+{
+	return s & SLUB_FREE_NONE;
+}
+
+static inline unsigned int state_inuse(u32 s)
+{
+	return (s >> SLUB_INUSE_SHIFT) & SLUB_INUSE_MASK;
+}
+
+static inline int state_frozen(u32 s)
+{
+	return (s & SLUB_FROZEN) != 0;
+}
+
+static inline u32 make_state(unsigned int free, unsigned int inuse, int frozen)
+{
+	return free | inuse << SLUB_INUSE_SHIFT | (frozen ? SLUB_FROZEN : 0);
+}
+
+/* The state as a whole, as another CPU may be changing it. */
+static inline u32 slab_state(const struct page *page)
+{
+	return smp_load_acquire(&page->counters);
+}
+
+/* If page's state is still *old, makes it new (1); else *old gets the
+ * state found (0). */
+static inline int slab_state_cmpxchg(struct page *page, u32 *old, u32 new)
+{
+	return try_cmpxchg_u32(&page->counters, old, new);
+}
+
+static inline void slab_state_set(struct page *page, u32 new)
+{
+	smp_store_release(&page->counters, new);
+}
+
+/* ---- caches ------------------------------------------------------------------------ */
+
+/* One of the two slab sizes of a cache: oo[0] the order it prefers, oo[1]
+ * the smallest that holds an object, taken when the preferred one cannot
+ * be had (its slabs' pages are PG_min_order). */
+struct slub_order {
+	uintptr_t offset_mask;		/* slab bytes - 1: slabs are naturally aligned
+					 * blocks, so addr & offset_mask is the offset
+					 * of addr in its slab */
+	size_t objs_bytes;		/* objects * size: no object starts after */
+	unsigned int order;
+	unsigned int objects;
+};
+
+/* ---- the per-CPU part of a cache: SLUB_TINY has none ---------------------------- */
+
+#if IS_ENABLED(CONFIG_SLUB_TINY)
+struct slub_cpu_ref {
+};
+
+struct slub_cpu_partial {
+};
+#else
+#include <arch/percpu.h>
+
+/* With per-CPU slabs, each CPU's part of a cache (mm/slub_cpu.c), Linux's
+ * four words: its copies are ARCH_PERCPU_STRIDE apart (<arch/percpu.h>),
+ * several caches' side by side in one stride.  freelist and tid are
+ * compared and exchanged together on this CPU's copy, without a lock
+ * prefix: see "Fast path" there.  Only its CPU changes a copy. */
+struct kmem_cache_cpu {
+	void *freelist;			/* first free object of the CPU slab, this CPU's */
+	unsigned long tid;		/* transaction id: changes with every change */
+	unsigned long slab;		/* the CPU slab's first byte, 0 if none */
+	struct page *partial;		/* its partial slabs, linked by page->next
+					 * (interrupts off) */
+} __aligned(2 * sizeof(long));
+
+/* A handle's per-CPU parts: what the fast paths read. */
+struct slub_cpu_ref {
+	percpu_off_t slab;		/* its struct kmem_cache_cpu (0 for an alias) */
+	percpu_off_t count;		/* a long: the objects allocated less those
+					 * freed on that CPU through this handle */
+};
+
+/* The partial slabs a CPU keeps of the cache, at most. */
+struct slub_cpu_partial {
+	unsigned int limit;
+};
+#endif
+
+#define CFLGS_KMALLOC		0x40000000UL	/* a kmalloc() size class */
+#define CFLGS_INTERNAL		0x20000000UL	/* the allocator's own objects */
+
+struct kmem_cache {
+	struct kmem_cache_common common;	/* name, size asked for, flags, ctor,
+					 * dtor, registry link: this handle's */
+	/* What the fast paths read: written when the cache is made. */
+	struct kmem_cache *target;	/* the cache that holds the slabs: itself, or for
+					 * an alias the cache it was merged with */
+	struct slub_cpu_ref cpu;	/* per-CPU slabs: its struct kmem_cache_cpu */
+	size_t size;			/* object stride: the object, the free pointer
+					 * if outside it, aligned */
+	size_t offset;			/* the free pointer's place in a free object */
+	u32 reciprocal_size;		/* reciprocal_of(size) */
+	gfp_t zero_refused;		/* __GFP_ZERO if there is a ctor */
+	unsigned int page_flags;	/* PG_* of its slabs besides PG_slab */
+	struct slub_order oo[2];	/* [PG_min_order set]: see struct slub_order */
+
+	/* Constant after creation, or under slab_caches_lock. */
+	size_t align;			/* objects' alignment */
+	unsigned long min_partial;	/* empty slabs kept on the partial list */
+	int refcount;			/* live handles on it: its own and its aliases'
+					 * (slab_caches_lock); 0 for an alias */
+	int released;			/* this handle's destroy gave its reference
+					 * back while others kept the slabs */
+	struct list_head slub_list;	/* on slub_caches while it holds slabs */
+
+	/* The node (SLUB keeps one): under list_lock, on lines of their own
+	 * with per-CPU slabs, which other CPUs' frees take. */
+	spinlock_t list_lock __aligned(IS_ENABLED(CONFIG_SLUB_TINY) ? sizeof(long) : L1_CACHE_BYTES);
+	struct list_head partial;	/* slabs with free objects no CPU owns */
+	unsigned long nr_partial;
+	long inuse;			/* SLUB_TINY: objects in use through this handle
+					 * (the target's list_lock) */
+	atomic_long_t nr_slabs;		/* slabs, on the lists or not (none keeps the
+					 * full ones) */
+	atomic_long_t nr_pages;		/* their pages */
+	atomic_long_t total_objects;	/* their objects */
+	struct slub_cpu_partial cpu_partial;	/* per-CPU slabs: each CPU's partial list */
+};
+KMEM_CACHE_COMMON_FIRST();
+
+/* Every cache that holds slabs (not aliases), oldest first: those still
+ * listed under their name and those whose creator destroyed them while
+ * aliases live.  Under slab_caches_lock. */
+extern struct list_head slub_caches;
+/* Walks them, c each in turn (pos: a struct list_head *).  Not
+ * list_for_each_entry(): struct kmem_cache is aligned to a cache line,
+ * the list head is not, and that macro would make a struct kmem_cache
+ * pointer of the head. */
+#define for_each_slub_cache(c, pos)						\
+	for ((pos) = slub_caches.next; (pos) != &slub_caches &&		\
+	     ((c) = container_of(pos, struct kmem_cache, slub_list), 1);	\
+	     (pos) = (pos)->next)
+#define for_each_slub_cache_reverse(c, pos)					\
+	for ((pos) = slub_caches.prev; (pos) != &slub_caches &&		\
+	     ((c) = container_of(pos, struct kmem_cache, slub_list), 1);	\
+	     (pos) = (pos)->prev)
+
+/* The boot cache of struct kmem_cache (internal). */
+extern struct kmem_cache kmem_cache_cache;
+
+/* Boot options (mm/slub.c): slub_max_order=, slub_min_objects=. */
+extern unsigned int slub_max_order, slub_min_objects;
+
+static inline int is_alias(const struct kmem_cache *c)
+{
+	return c->target != c;
+}
+
+/* ---- slabs and objects ----------------------------------------------------------------- */
+
+/* The slab layout of a slab page whose flags are flags. */
+static inline const struct slub_order *order_of(const struct kmem_cache *c, unsigned int flags)
+{
+	return &c->oo[(flags >> PG_min_order_shift) & 1];
+}
+
+/* The first byte of the slab whose first page is page. */
+static inline uintptr_t slab_base(const struct page *page)
+{
+	return (uintptr_t)((first_pfn + (unsigned long)(page - mem_map)) << PAGE_SHIFT);
+}
+
+/* The first page of the slab at base. */
+static inline struct page *slab_page(uintptr_t base)
+{
+	return managed_virt_to_page((const void *)base);
+}
+
+static inline void *slab_obj(const struct kmem_cache *c, uintptr_t base, unsigned int idx)
+{
+	return (void *)(base + (size_t)idx * c->size);
+}
+
+/* The index of obj, an object of the slab at base. */
+static inline unsigned int slab_obj_index(const struct kmem_cache *c, uintptr_t base,
+					  const void *obj)
+{
+	return reciprocal_index((uintptr_t)obj - base, c->reciprocal_size);
+}
+
+/*
+ * The index of obj in its slab if obj is the start of an object of c's
+ * slab layout on a page whose flags are flags (a slab page of c), with the
+ * slab's base in *base; else -1.  Reads only c and the flags: the check
+ * every free makes.
+ */
+static inline long slub_obj_check(const struct kmem_cache *c, unsigned int flags,
+				  const void *obj, uintptr_t *base)
+{
+	const struct slub_order *o = order_of(c, flags);
+	size_t offset = (uintptr_t)obj & o->offset_mask;
+	unsigned int idx = reciprocal_index(offset, c->reciprocal_size);
+
+	if (offset >= o->objs_bytes || idx * c->size != offset)
+		return -1;
+	*base = (uintptr_t)obj - offset;
+	return idx;
+}
+
+/* A free object's link to the next one on its free list. */
+static inline void *get_freepointer(const struct kmem_cache *c, const void *obj)
+{
+	return *(void *const *)((const char *)obj + c->offset);
+}
+
+static inline void set_freepointer(const struct kmem_cache *c, void *obj, void *next)
+{
+	*(void **)((char *)obj + c->offset) = next;
+}
+
+/* The object at the head of the slab's free list in state s (NULL: none). */
+static inline void *state_freelist(const struct kmem_cache *c, uintptr_t base, u32 s)
+{
+	return state_free(s) == SLUB_FREE_NONE ? NULL : slab_obj(c, base, state_free(s));
+}
+
+/* The state's free index for obj (NULL: none), an object of the slab at base. */
+static inline unsigned int freelist_index(const struct kmem_cache *c, uintptr_t base,
+					  const void *obj)
+{
+	return obj ? slab_obj_index(c, base, obj) : SLUB_FREE_NONE;
+}
+
+/* obj goes back to the allocator: a checker watching sees it freed but
+ * for the free pointer, which the allocator keeps in it. */
+static inline void slub_mark_freed(const struct kmem_cache *c, void *obj)
+{
+	kmem_mark_freed(obj, c->common.object_size);
+	kmem_mark_internal((char *)obj + c->offset, sizeof(void *));
+}
+
+/* ---- what slub.c gives the modes -------------------------------------------------------- */
+
+/* A new slab of c (its objects constructed and on its own free list, in
+ * use 0, not frozen, on no list), or NULL if the page allocator has not
+ * even the fallback order.  Any context; no lock held. */
+struct page *new_slab(struct kmem_cache *c, gfp_t flags);
+/* Destructs the objects of a slab nobody uses any more and frees its
+ * pages.  No lock held. */
+void discard_slab(struct kmem_cache *c, struct page *page);
+/* The node's partial list; list_lock held. */
+void add_partial(struct kmem_cache *c, struct page *page, int tail);
+void remove_partial(struct kmem_cache *c, struct page *page);
+/* The objects of page's slab (c's, for its order). */
+unsigned int slab_objects(const struct kmem_cache *c, const struct page *page);
+/* Objects in use in t's slabs (t a target): through every handle on them.
+ * slab_caches_lock held. */
+long slub_target_in_use(struct kmem_cache *t);
+/* Hands out obj, taken off a free list of c: zeroes it with __GFP_ZERO
+ * and tells a checker. */
+static inline void *slub_post_alloc(struct kmem_cache *c, void *obj, gfp_t flags)
+{
+	kmem_mark_allocated(obj, c->common.object_size, c->common.ctor || (flags & __GFP_ZERO));
+	if (flags & __GFP_ZERO)
+		memset(obj, 0, c->common.object_size);
+	return obj;
+}
+
+/* ---- what each mode gives slub.c (slub_cpu.c or slub_tiny.c) ------------------------- */
+
+/*
+ * slub_alloc(c, h, flags): an object of c (a target, not an alias) for the
+ * handle h (c, or an alias of c: its count of objects in use goes up),
+ * zeroed with __GFP_ZERO; NULL if out of memory.  Any context.
+ * slub_free(c, h, obj, base, idx): frees obj through h, index idx of the
+ * slab at base (checked: an object's start on a slab page of c); NULL, or
+ * why it was refused (nothing changed).  Any context.
+ * With per-CPU slabs both are the fast paths, inline (mm/slub_cpu.h);
+ * SLUB_TINY's are plain functions, as nothing there is forced inline.
+ */
+#if IS_ENABLED(CONFIG_SLUB_TINY)
+void *slub_alloc(struct kmem_cache *c, struct kmem_cache *h, gfp_t flags);
+const char *slub_free(struct kmem_cache *c, struct kmem_cache *h, void *obj, uintptr_t base,
+		      unsigned int idx);
+
+static inline unsigned int slub_cpu_partial_limit(const struct kmem_cache *c)
+{
+	(void)c;
+	return 0;
+}
+
+static inline uintptr_t slub_this_cpu_slab(const struct kmem_cache *c, void **freelist)
+{
+	(void)c;
+	*freelist = NULL;
+	return 0;
+}
+#else
+#include "slub_cpu.h"
+
+/* The partial slabs a CPU keeps of c (slabinfo's "cpu"). */
+static inline unsigned int slub_cpu_partial_limit(const struct kmem_cache *c)
+{
+	return c->cpu_partial.limit;
+}
+
+/* This CPU's own slab of c: its first byte (0: none), its free list in
+ * *freelist.  Interrupts off. */
+uintptr_t slub_this_cpu_slab(const struct kmem_cache *c, void **freelist);
+#endif
+/* Is obj (of c, on the slab at base) the object freed last there: the
+ * head of this CPU's free list or of its slab's?  Looks only. */
+int slub_just_freed(struct kmem_cache *c, const void *obj, uintptr_t base);
+/* Sets up and gives back the per-CPU part of c, a handle (for an alias its
+ * count of objects in use only; nothing for SLUB_TINY); slub_cpu_open()
+ * returns 0 or -1 (out of memory). */
+int slub_cpu_open(struct kmem_cache *c);
+void slub_cpu_close(struct kmem_cache *c);
+/* Gives back every CPU's slabs of c (c NULL: of every cache) to the
+ * partial list, or all of it, and the empty ones beyond min_partial to
+ * the page allocator: on every CPU, or only this one with interrupts off
+ * (then returns 0 if other CPUs are online).  Returns 1 if every online
+ * CPU did.  Process context, or interrupts off. */
+int slub_flush(struct kmem_cache *c);
+/* Objects in use (held by callers) that were allocated through the handle
+ * c less those freed through it: exact while nobody allocates. */
+long slub_objects_in_use(const struct kmem_cache *c);
+/* Does a CPU still hold a slab of c (its CPU slab or partial list)?  For a
+ * destroy that could not ask the others (interrupts off); c unused. */
+int slub_cpu_holds_slabs(const struct kmem_cache *c);
+/* Pages the mode holds of its own (per-CPU data). */
+unsigned long slub_mode_pages(void);
+/* Frees those it can spare; returns how many. */
+unsigned long slub_mode_reclaim(void);
+/* The mode's defaults: slub_max_order, and min_partial for a cache of
+ * objects of size bytes. */
+extern const unsigned int slub_default_max_order;
+unsigned long slub_min_partial(size_t size);
+
+#endif /* MM_SLUB_H */

@@ -1,0 +1,649 @@
+/* slub_cpu.c - SLUB's per-CPU slabs and their lockless fast path
+ * (CONFIG_SLUB without SLUB_TINY).
+ *
+ * CPU slabs.  Each CPU allocates from a slab of its own, frozen: the CPU
+ * took the slab's whole free list (its state says every object is in
+ * use) and keeps it as its free list in struct kmem_cache_cpu, which it
+ * alone changes.  Other CPUs free to the slab's own free list in
+ * struct page meanwhile; the CPU takes that list when its own runs out.
+ *
+ * Fast path.  An allocation pops this CPU's free list, and a free of an
+ * object of this CPU's slab pushes it, with one double-word
+ * compare-and-exchange of {freelist, tid} on this CPU's copy
+ * (<arch/percpu.h>: cmpxchg8b %fs:..., no lock prefix, interrupts on),
+ * as Linux's this_cpu_cmpxchg_double.  The transaction id is read first
+ * and changes with every change of the list, so an interrupt that
+ * allocates or frees here between the reads and the exchange makes it
+ * fail, and the path starts again.  The slab is known by its first byte
+ * (kmem_cache_cpu.slab), which the free finds from the pointer alone.  A
+ * per-CPU count of objects allocated less freed through each handle (one
+ * add, no lock either) makes each cache's objects in use exact without a
+ * walk.
+ *
+ * Slow paths, with interrupts off (no lock for this CPU's own data):
+ * refill from the CPU slab's list in struct page, then the CPU's partial
+ * slabs, then the cache's partial list (taking a slab, and more for the
+ * CPU's partial list up to half its limit), then a new slab.  The CPU slab
+ * given up (deactivated) gets the CPU's free list back and is unfrozen:
+ * to the partial list, freed if empty and the list holds min_partial
+ * slabs, or on no list if full.  A free to any other slab
+ * compare-and-exchanges the slab's state and takes list_lock only when
+ * the slab changes lists, as Linux's __slab_free(): a full slab that gets
+ * a free object is frozen and goes to this CPU's partial list; a slab on
+ * the partial list that becomes empty goes if the list holds min_partial.
+ *
+ * Per-CPU partial lists, as Linux 6.1: at most cpu_partial.limit slabs
+ * (the slabs that hold 6, 24, 52 or 120 objects half full, by object
+ * size); a CPU that would go over gives its whole list back to the node
+ * first.  The list's head is in the CPU's kmem_cache_cpu, as Linux's, so
+ * that no two CPUs write one cache line.  Shrink, destroy and reclaim ask
+ * every CPU to give its CPU slab
+ * and partial list back (on_each_cpu()); with interrupts off only this
+ * CPU can (then a destroy refuses if another CPU holds a slab of the
+ * cache).
+ *
+ * The fast paths are inline in mm/slub.c's entry points (mm/slub_cpu.h):
+ * a call less on every allocation and free.
+ *
+ * Per-CPU data.  struct kmem_cache_cpu is Linux's 4 words (freelist, tid,
+ * slab, partial); copies of it lie ARCH_PERCPU_STRIDE bytes apart, and the
+ * structs of several caches share a stride (4 on i386: 16 bytes each).
+ * Each handle's count of objects in use takes a slot of the same size
+ * (an alias has only that one), so a cache costs 32 bytes a CPU and an
+ * alias 16, not a stride.  The chunks come from whole pages, counted in
+ * Slab:.
+ *
+ * Lock order: slub.c's; percpu_lock (the chunks) is taken alone.
+ * Interrupts off: a CPU's kmem_cache_cpu outside the fast path, its
+ * partial list, and the slab states it changes while it frees.
+ */
+#include <tiny/kernel.h>
+#include <tiny/irqflags.h>
+#include "slub.h"
+
+const char kmem_allocator_name[] = "SLUB";
+const unsigned int slub_default_max_order = 3;	/* Linux's PAGE_ALLOC_COSTLY_ORDER */
+
+#define MIN_PARTIAL	5
+#define MAX_PARTIAL	10
+
+/* As Linux: more empty slabs kept for larger objects, 5 to 10. */
+unsigned long slub_min_partial(size_t size)
+{
+	unsigned long half_log = (8 * sizeof(long) - 1 - (unsigned long)__builtin_clzl(size)) / 2;
+
+	return min_t(unsigned long, MAX_PARTIAL, max_t(unsigned long, MIN_PARTIAL, half_log));
+}
+
+/* ---- per-CPU chunks -------------------------------------------------------------- */
+
+#define CHUNK_BYTES	(NR_CPUS * ARCH_PERCPU_STRIDE)
+#define SLOTS_PER_STRIDE (ARCH_PERCPU_STRIDE / sizeof(struct kmem_cache_cpu))
+_Static_assert(ARCH_PERCPU_STRIDE % sizeof(struct kmem_cache_cpu) == 0,
+	       "struct kmem_cache_cpu must pack a per-CPU stride");
+_Static_assert(CHUNK_BYTES <= PAGE_SIZE, "a chunk of NR_CPUS strides must fit a page");
+
+static DEFINE_SPINLOCK(percpu_lock);	/* the lists below, each page's count */
+static LIST_HEAD(percpu_pages);		/* pages of chunks, on page->lru */
+static struct kmem_cache_cpu *free_slots;	/* CPU 0's copies of free slots,
+						 * linked by freelist */
+static atomic_long_t nr_percpu_pages;
+
+/* Cuts a fresh page into chunks and their slots onto free_slots.
+ * percpu_lock held. */
+static void carve_percpu_page(struct page *page)
+{
+	char *base = (char *)slab_base(page);
+	unsigned int chunk, slot;
+
+	assert_spin_held(&percpu_lock);
+	page->slots_used = 0;
+	list_add(&page->lru, &percpu_pages);
+	for (chunk = 0; chunk < PAGE_SIZE / CHUNK_BYTES; chunk++)
+		for (slot = 0; slot < SLOTS_PER_STRIDE; slot++) {
+			struct kmem_cache_cpu *s = (struct kmem_cache_cpu *)
+				(base + chunk * CHUNK_BYTES) + slot;
+
+			s->freelist = free_slots;
+			free_slots = s;
+		}
+}
+
+/* A slot for a cache's kmem_cache_cpu, every CPU's copy zeroed but for the
+ * tid; NULL if out of memory.  Process context, or boot. */
+static struct kmem_cache_cpu *slot_alloc(void)
+{
+	struct kmem_cache_cpu *s;
+	struct page *page = NULL;
+	unsigned long save;
+	unsigned int cpu;
+
+	spin_lock_irqsave(&percpu_lock, save);
+	if (!free_slots) {
+		spin_unlock_irqrestore(&percpu_lock, save);
+		page = alloc_pages(GFP_KERNEL, 0);
+		if (!page)
+			return NULL;
+		atomic_long_inc(&nr_percpu_pages);
+		spin_lock_irqsave(&percpu_lock, save);
+		carve_percpu_page(page);
+	}
+	s = free_slots;
+	free_slots = s->freelist;
+	managed_virt_to_page(s)->slots_used++;
+	spin_unlock_irqrestore(&percpu_lock, save);
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct kmem_cache_cpu *copy = arch_per_cpu_ptr(arch_percpu_off(s), cpu);
+
+		*copy = (struct kmem_cache_cpu){ .tid = cpu };
+	}
+	return s;
+}
+
+static void slot_free(struct kmem_cache_cpu *s)
+{
+	unsigned long save;
+
+	spin_lock_irqsave(&percpu_lock, save);
+	s->freelist = free_slots;
+	free_slots = s;
+	managed_virt_to_page(s)->slots_used--;
+	spin_unlock_irqrestore(&percpu_lock, save);
+}
+
+/* Is slot s in the page at base? */
+static int slot_in(const struct kmem_cache_cpu *s, uintptr_t base)
+{
+	return (uintptr_t)s - base < PAGE_SIZE;
+}
+
+/* Takes the slots of the page at base off free_slots.  percpu_lock held. */
+static void unlink_slots(uintptr_t base)
+{
+	struct kmem_cache_cpu **pp = &free_slots;
+
+	assert_spin_held(&percpu_lock);
+	while (*pp)
+		if (slot_in(*pp, base))
+			*pp = (*pp)->freelist;
+		else
+			pp = (struct kmem_cache_cpu **)&(*pp)->freelist;
+}
+
+unsigned long slub_mode_reclaim(void)
+{
+	struct page *page, *n;
+	unsigned long save, freed = 0;
+	LIST_HEAD(empty);
+
+	spin_lock_irqsave(&percpu_lock, save);
+	list_for_each_entry_safe(page, n, &percpu_pages, lru)
+		if (!page->slots_used) {
+			unlink_slots(slab_base(page));
+			list_move(&page->lru, &empty);
+		}
+	spin_unlock_irqrestore(&percpu_lock, save);
+	list_for_each_entry_safe(page, n, &empty, lru) {
+		list_del(&page->lru);
+		__free_pages(page, 0);
+		atomic_long_dec(&nr_percpu_pages);
+		freed++;
+	}
+	return freed;
+}
+
+unsigned long slub_mode_pages(void)
+{
+	return (unsigned long)atomic_long_read(&nr_percpu_pages);
+}
+
+/* ---- the CPU's own part of a cache --------------------------------------------------- */
+
+/* This CPU's kmem_cache_cpu of c, for code with interrupts off. */
+static inline struct kmem_cache_cpu *this_cpu_slab(const struct kmem_cache *c)
+{
+	assert_irqs_disabled();
+	return arch_this_cpu_ptr(c->cpu.slab);
+}
+
+static inline struct kmem_cache_cpu *per_cpu_slab(const struct kmem_cache *c, unsigned int cpu)
+{
+	return arch_per_cpu_ptr(c->cpu.slab, cpu);
+}
+
+/* A new free list and tid for this CPU's slab: with interrupts off, so no
+ * fast path here runs in between (one that an interrupt cut sees the tid
+ * changed). */
+static void cpu_set_freelist(struct kmem_cache_cpu *kcc, void *freelist)
+{
+	assert_irqs_disabled();
+	WRITE_ONCE(kcc->freelist, freelist);
+	WRITE_ONCE(kcc->tid, next_tid(kcc->tid));
+}
+
+/* Counts n objects more in use through handle h on this CPU: one add, in
+ * any context. */
+static void handle_count(const struct kmem_cache *h, long n)
+{
+	arch_this_cpu_add(h->cpu.count, n);
+}
+
+/* The count of handle h on CPU cpu. */
+static long *per_cpu_count(const struct kmem_cache *h, unsigned int cpu)
+{
+	return arch_per_cpu_ptr(h->cpu.count, cpu);
+}
+
+int slub_cpu_open(struct kmem_cache *c)
+{
+	struct kmem_cache_cpu *count = slot_alloc(), *s = NULL;
+	unsigned int objects;
+
+	if (count && !is_alias(c) && !(s = slot_alloc()))
+		slot_free(count);
+	if (!count || (!is_alias(c) && !s))
+		return -1;
+	c->cpu.count = arch_percpu_off(count);	/* its first word, zeroed */
+	c->cpu.slab = s ? arch_percpu_off(s) : 0;
+	if (c->size >= PAGE_SIZE)
+		objects = 6;
+	else if (c->size >= 1024)
+		objects = 24;
+	else if (c->size >= 256)
+		objects = 52;
+	else
+		objects = 120;
+	c->cpu_partial.limit = DIV_ROUND_UP(objects * 2, c->oo[0].objects);
+	return 0;
+}
+
+void slub_cpu_close(struct kmem_cache *c)
+{
+	slot_free(arch_per_cpu_ptr(c->cpu.count, 0));
+	if (c->cpu.slab)
+		slot_free(per_cpu_slab(c, 0));
+}
+
+long slub_objects_in_use(const struct kmem_cache *c)
+{
+	unsigned int cpu;
+	long n = 0;
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		n += READ_ONCE(*per_cpu_count(c, cpu));
+	return n;
+}
+
+int slub_cpu_holds_slabs(const struct kmem_cache *c)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		if (READ_ONCE(per_cpu_slab(c, cpu)->slab) || READ_ONCE(per_cpu_slab(c, cpu)->partial))
+			return 1;
+	return 0;
+}
+
+/* ---- slabs changing hands (interrupts off) ----------------------------------------- */
+
+/* Takes the free list of page, this CPU's slab: every object is then this
+ * CPU's; the slab stays frozen if there was one, else it is full and on
+ * no list, unfrozen (a later free freezes it again).  Returns the list. */
+static void *get_freelist(struct kmem_cache *c, struct page *page)
+{
+	u32 old = slab_state(page), new;
+
+	assert_irqs_disabled();
+	do
+		new = make_state(SLUB_FREE_NONE, slab_objects(c, page),
+				 state_free(old) != SLUB_FREE_NONE);
+	while (!slab_state_cmpxchg(page, &old, new));
+	return state_freelist(c, slab_base(page), old);
+}
+
+/* Gives this CPU's list of partial slabs back to the node: each unfrozen,
+ * to the partial list, or freed if empty while the list holds
+ * min_partial. */
+static void unfreeze_partials(struct kmem_cache *c, struct page *list)
+{
+	struct page *page, *discard = NULL;
+	u32 old;
+
+	assert_irqs_disabled();
+	spin_lock(&c->list_lock);
+	while ((page = list)) {
+		list = page->next;
+		old = slab_state(page);
+		while (!slab_state_cmpxchg(page, &old, old & ~SLUB_FROZEN))
+			;
+		if (!state_inuse(old) && c->nr_partial >= c->min_partial) {
+			page->next = discard;
+			discard = page;
+		} else {
+			add_partial(c, page, 1);
+		}
+	}
+	spin_unlock(&c->list_lock);
+	while ((page = discard)) {
+		discard = page->next;
+		discard_slab(c, page);
+	}
+}
+
+/* Puts page, frozen by this CPU, on its partial list; with drain, a full
+ * list goes back to the node first. */
+static void put_cpu_partial(struct kmem_cache *c, struct page *page, int drain)
+{
+	struct kmem_cache_cpu *kcc = this_cpu_slab(c);
+	struct page *old = kcc->partial, *to_unfreeze = NULL;
+
+	assert_irqs_disabled();
+	if (old && drain && old->slabs >= c->cpu_partial.limit) {
+		to_unfreeze = old;
+		old = NULL;
+	}
+	page->slabs = old ? old->slabs + 1 : 1;
+	page->next = old;
+	WRITE_ONCE(kcc->partial, page);
+	if (to_unfreeze)
+		unfreeze_partials(c, to_unfreeze);
+}
+
+/* Freezes page, on the partial list, for this CPU and takes it off the
+ * list; with take, its free list too (returned: never empty there), else
+ * it keeps it (returns non-NULL).  list_lock held. */
+static void *acquire_slab(struct kmem_cache *c, struct page *page, int take)
+{
+	u32 old = slab_state(page), new;
+
+	assert_spin_held(&c->list_lock);
+	do
+		new = take ? make_state(SLUB_FREE_NONE, slab_objects(c, page), 1) :
+			     old | SLUB_FROZEN;
+	while (!slab_state_cmpxchg(page, &old, new));
+	remove_partial(c, page);
+	return state_freelist(c, slab_base(page), old);
+}
+
+/* A slab from the partial list for this CPU, frozen, its free list in
+ * *freelist; more go to the CPU's partial list, up to half its limit.
+ * NULL if the list is empty. */
+static struct page *get_partial(struct kmem_cache *c, void **freelist)
+{
+	struct page *page, *n, *got = NULL;
+	unsigned int more = 0;
+
+	assert_irqs_disabled();
+	if (!READ_ONCE(c->nr_partial))
+		return NULL;
+	spin_lock(&c->list_lock);
+	list_for_each_entry_safe(page, n, &c->partial, lru) {
+		void *list = acquire_slab(c, page, !got);
+
+		if (!got) {
+			got = page;
+			*freelist = list;
+		} else {
+			put_cpu_partial(c, page, 0);
+			more++;
+		}
+		if (more > c->cpu_partial.limit / 2)
+			break;
+	}
+	spin_unlock(&c->list_lock);
+	return got;
+}
+
+/* Unfreezes page, given up as this CPU's slab, with freelist (this CPU's
+ * list of its objects) spliced before its own: to the partial list, freed
+ * if empty and the list holds min_partial, or on no list if full. */
+static void deactivate_slab(struct kmem_cache *c, struct page *page, void *freelist)
+{
+	enum { TO_PARTIAL, TO_FREE, FULL } mode;
+	uintptr_t base = slab_base(page);
+	unsigned int nfree = 0, inuse;
+	void *tail = NULL, *p, *head;
+	int locked = 0;
+	u32 old, new;
+
+	assert_irqs_disabled();
+	for (p = freelist; p; p = get_freepointer(c, p)) {
+		tail = p;
+		nfree++;
+	}
+	old = slab_state(page);
+	for (;;) {
+		inuse = state_inuse(old) - nfree;
+		head = state_freelist(c, base, old);
+		if (tail) {
+			set_freepointer(c, tail, head);
+			head = freelist;
+		}
+		new = make_state(freelist_index(c, base, head), inuse, 0);
+		if (!inuse && READ_ONCE(c->nr_partial) >= c->min_partial)
+			mode = TO_FREE;
+		else if (head)
+			mode = TO_PARTIAL;
+		else
+			mode = FULL;
+		if (mode == TO_PARTIAL && !locked) {
+			spin_lock(&c->list_lock);
+			locked = 1;
+		}
+		if (slab_state_cmpxchg(page, &old, new))
+			break;
+	}
+	if (mode == TO_PARTIAL)
+		add_partial(c, page, 1);
+	if (locked)
+		spin_unlock(&c->list_lock);
+	if (mode == TO_FREE)
+		discard_slab(c, page);
+}
+
+/* Gives this CPU's slab and partial slabs of c back.  Interrupts off. */
+static void flush_cpu_slab(struct kmem_cache *c)
+{
+	struct kmem_cache_cpu *kcc = this_cpu_slab(c);
+	struct page *list = kcc->partial;
+	void *freelist = kcc->freelist;
+
+	assert_irqs_disabled();
+	if (kcc->slab) {
+		struct page *page = slab_page(kcc->slab);
+
+		WRITE_ONCE(kcc->slab, 0);
+		cpu_set_freelist(kcc, NULL);
+		deactivate_slab(c, page, freelist);
+	}
+	if (list) {
+		WRITE_ONCE(kcc->partial, NULL);
+		unfreeze_partials(c, list);
+	}
+}
+
+/* on_each_cpu(): this CPU's slabs of one cache, or of all (arg NULL). */
+static void flush_local(void *arg)
+{
+	struct kmem_cache *c = arg;
+	struct list_head *pos;
+
+	if (c) {
+		flush_cpu_slab(c);
+		return;
+	}
+	spin_lock(&slab_caches_lock);
+	for_each_slub_cache(c, pos)
+		flush_cpu_slab(c);
+	spin_unlock(&slab_caches_lock);
+}
+
+int slub_flush(struct kmem_cache *c)
+{
+	unsigned long save;
+
+	if (!irqs_disabled()) {
+		on_each_cpu(flush_local, c, 1);
+		return 1;
+	}
+	local_irq_save(save);
+	flush_local(c);
+	local_irq_restore(save);
+	return num_online_cpus() == 1;
+}
+
+/* ---- allocation ---------------------------------------------------------------------- */
+
+/* A new CPU slab for this CPU (whose own one is gone): from its partial
+ * slabs, the node's partial list or the page allocator; its free list in
+ * *freelist.  NULL if out of memory.  Interrupts off. */
+static struct page *new_cpu_slab(struct kmem_cache *c, gfp_t flags, void **freelist)
+{
+	struct kmem_cache_cpu *kcc = this_cpu_slab(c);
+	struct page *page;
+
+	assert_irqs_disabled();
+	while ((page = kcc->partial)) {
+		WRITE_ONCE(kcc->partial, page->next);
+		*freelist = get_freelist(c, page);
+		if (*freelist)
+			return page;
+	}
+	page = get_partial(c, freelist);
+	if (page)
+		return page;
+	page = new_slab(c, flags);
+	if (!page)
+		return NULL;
+	*freelist = state_freelist(c, slab_base(page), slab_state(page));
+	slab_state_set(page, make_state(SLUB_FREE_NONE, slab_objects(c, page), 1));
+	return page;
+}
+
+/* The slow path: this CPU's list ran out.  Refills it from the CPU slab's
+ * own list, else from a new CPU slab, and takes an object.  Interrupts off. */
+static void *refill_and_take(struct kmem_cache *c, gfp_t flags)
+{
+	struct kmem_cache_cpu *kcc = this_cpu_slab(c);
+	void *obj = kcc->freelist;
+	struct page *page;
+
+	assert_irqs_disabled();
+	if (!obj && kcc->slab) {
+		obj = get_freelist(c, slab_page(kcc->slab));
+		if (!obj)		/* full: it stays where it is, on no list */
+			WRITE_ONCE(kcc->slab, 0);
+	}
+	if (!obj) {
+		page = new_cpu_slab(c, flags, &obj);
+		if (!page)
+			return NULL;
+		WRITE_ONCE(kcc->slab, slab_base(page));
+	}
+	cpu_set_freelist(kcc, get_freepointer(c, obj));
+	return obj;
+}
+
+noinline void *slab_alloc_slow(struct kmem_cache *c, struct kmem_cache *h, gfp_t flags)
+{
+	unsigned long save;
+	void *obj;
+
+	local_irq_save(save);
+	obj = refill_and_take(c, flags);
+	local_irq_restore(save);
+	if (!obj)
+		return NULL;
+	handle_count(h, 1);
+	return slub_post_alloc(c, obj, flags);
+}
+
+/* ---- free ------------------------------------------------------------------------------- */
+
+/* Frees obj (index idx) to its slab at base, not this CPU's: Linux's
+ * __slab_free().  Interrupts off. */
+static const char *free_to_slab(struct kmem_cache *c, void *obj, uintptr_t base,
+				unsigned int idx, int marked)
+{
+	struct page *page = slab_page(base);
+	unsigned int inuse;
+	int locked = 0, freeze;
+	u32 old = slab_state(page);
+	void *prior;
+
+	assert_irqs_disabled();
+	for (;;) {
+		if (locked) {
+			spin_unlock(&c->list_lock);
+			locked = 0;
+		}
+		if (state_free(old) == idx)
+			return JUST_FREED;
+		if (!state_inuse(old))
+			return ALL_FREE;
+		prior = state_freelist(c, base, old);
+		if (!marked) {		/* a checker hears of it once, retries or not */
+			slub_mark_freed(c, obj);
+			marked = 1;
+		}
+		set_freepointer(c, obj, prior);
+		inuse = state_inuse(old) - 1;
+		freeze = !state_frozen(old) && !prior;	/* full, on no list: ours now */
+		if (!state_frozen(old) && prior && !inuse) {	/* empty: off the list? */
+			spin_lock(&c->list_lock);
+			locked = 1;
+		}
+		if (slab_state_cmpxchg(page, &old, make_state(idx, inuse, state_frozen(old) || freeze)))
+			break;
+	}
+	if (freeze)
+		put_cpu_partial(c, page, 1);
+	if (!locked)
+		return NULL;
+	if (c->nr_partial < c->min_partial) {
+		spin_unlock(&c->list_lock);
+		return NULL;
+	}
+	remove_partial(c, page);
+	spin_unlock(&c->list_lock);
+	discard_slab(c, page);
+	return NULL;
+}
+
+noinline const char *slab_free_slow(struct kmem_cache *c, struct kmem_cache *h, void *obj,
+				    uintptr_t base, unsigned int idx, int marked)
+{
+	unsigned long save;
+	const char *why;
+
+	local_irq_save(save);
+	why = free_to_slab(c, obj, base, idx, marked);
+	local_irq_restore(save);
+	if (!why)
+		handle_count(h, -1);
+	return why;
+}
+
+uintptr_t slub_this_cpu_slab(const struct kmem_cache *c, void **freelist)
+{
+	struct kmem_cache_cpu *kcc = this_cpu_slab(c);
+
+	*freelist = kcc->freelist;
+	return kcc->slab;
+}
+
+int slub_just_freed(struct kmem_cache *c, const void *obj, uintptr_t base)
+{
+	struct kmem_cache_cpu *kcc;
+	unsigned long save;
+	int just;
+
+	local_irq_save(save);
+	kcc = this_cpu_slab(c);
+	if (kcc->slab == base)
+		just = kcc->freelist == obj;
+	else
+		just = state_free(slab_state(slab_page(base))) == slab_obj_index(c, base, obj);
+	local_irq_restore(save);
+	return just;
+}

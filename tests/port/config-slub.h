@@ -1,0 +1,9 @@
+/* config-slub.h (port example) - the configuration mm/ is built with, as
+ * Kconfig's autoconf.h would give it: one CPU, SLUB with its per-CPU
+ * slabs, self-tests. */
+#define CONFIG_SLUB 1
+#define CONFIG_SLUB_CPU 1
+#define CONFIG_NR_CPUS 1
+#define CONFIG_MAX_ORDER 11
+#define CONFIG_HZ 100
+#define CONFIG_SELFTEST 1
