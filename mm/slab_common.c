@@ -1,9 +1,13 @@
-/* slab_common.c - what SLAB and SLOB share: the registry of live caches,
- * kmem_cache_create() and kmem_cache_destroy() around each allocator's
- * own hooks, and large kmalloc() blocks of whole pages.
+/* slab_common.c - what the object allocators share: kmem_cache_create()
+ * and kmem_cache_destroy() around each allocator's own hooks (and the
+ * registry of live caches, mm/slab_registry.c, where one is built), and
+ * large kmalloc() blocks of whole pages.
  *
- * Registry.  Every live cache is on slab_caches, so that names are unique
- * and a pointer that is no live cache (a second destroy) is refused.
+ * Create and destroy.  A cache is set up by the allocator, then listed
+ * in the registry (which refuses a name a live cache has); a destroy
+ * refuses a pointer that is no live cache (kmem_cache_listed(): the
+ * registry's list, or without one the allocator's own word) and a cache
+ * with objects in use.
  *
  * Large blocks.  A kmalloc() block larger than the allocator's own blocks
  * is whole pages, only those it needs (the rest of the power-of-two block
@@ -12,10 +16,8 @@
  * ksize() find it in O(1) from the pointer; clearing the mark claims the
  * block, so of two CPUs freeing it one wins and the other is refused.
  *
- * Lock order: slab_caches_lock, then an allocator's locks (SLAB walks the
- * registry and takes each cache's lock inside it), then the page
- * allocator's zone_lock.  slab_caches_lock guards slab_caches and is
- * taken with interrupts saved (SLAB's reaper walks it from its timer).
+ * Lock order: the registry's slab_caches_lock (slab_registry.c), then an
+ * allocator's locks, then the page allocator's zone_lock.
  */
 #include <tiny/kernel.h>
 #include <tiny/atomic.h>
@@ -24,51 +26,7 @@
 #include <tiny/string.h>
 #include "slab_common.h"
 
-LIST_HEAD(slab_caches);
-DEFINE_SPINLOCK(slab_caches_lock);
 atomic_long_t large_block_pages;
-
-/* ---- the registry ------------------------------------------------------------- */
-
-/* The live cache that is c, or (c NULL) is named name; NULL if none.
- * slab_caches_lock held. */
-static struct kmem_cache_common *cache_lookup(const struct kmem_cache *c, const char *name)
-{
-	struct kmem_cache_common *cc;
-
-	assert_spin_held(&slab_caches_lock);
-	list_for_each_entry(cc, &slab_caches, list)
-		if (c ? cc == cache_common(c) : !strcmp(cc->name, name))
-			return cc;
-	return NULL;
-}
-
-int kmem_cache_listed(const struct kmem_cache *c)
-{
-	unsigned long flags;
-	int found;
-
-	spin_lock_irqsave(&slab_caches_lock, flags);
-	found = c && cache_lookup(c, NULL);
-	spin_unlock_irqrestore(&slab_caches_lock, flags);
-	return found;
-}
-
-int kmem_cache_register(struct kmem_cache *c)
-{
-	struct kmem_cache_common *cc = cache_common(c);
-	unsigned long flags;
-	int taken;
-
-	spin_lock_irqsave(&slab_caches_lock, flags);
-	taken = cache_lookup(NULL, cc->name) != NULL;
-	if (!taken)
-		list_add_tail(&cc->list, &slab_caches);
-	spin_unlock_irqrestore(&slab_caches_lock, flags);
-	if (taken)
-		pr_err("kmem_cache_create: cache %s exists already; not created\n", cc->name);
-	return -taken;
-}
 
 /* ---- create and destroy ---------------------------------------------------------- */
 
@@ -122,7 +80,7 @@ struct kmem_cache *__kmem_cache_create(const char *name, size_t size, size_t ali
 
 int __kmem_cache_destroy(struct kmem_cache *c)
 {
-	unsigned long flags, live;
+	unsigned long live;
 
 	if (!kmem_cache_listed(c)) {
 		kmem_bad_free("kmem_cache_destroy", c, KMEM_NOT_CACHE, __builtin_return_address(0));
@@ -134,9 +92,7 @@ int __kmem_cache_destroy(struct kmem_cache *c)
 		       cache_common(c)->name, live);
 		return -1;
 	}
-	spin_lock_irqsave(&slab_caches_lock, flags);
-	list_del(&cache_common(c)->list);
-	spin_unlock_irqrestore(&slab_caches_lock, flags);
+	kmem_cache_unregister(c);
 	cache_close(c);
 	cache_struct_free(c);
 	kmem_debug_validate("kmem_cache_destroy", NULL);

@@ -81,16 +81,45 @@ static inline struct kmem_cache_common *cache_common(const struct kmem_cache *c)
 	return (struct kmem_cache_common *)c;
 }
 
-/* Every live cache, oldest first.  slab_caches_lock is taken with
- * interrupts saved (SLAB's reaper walks the list from its timer). */
+/* The registry of live caches (mm/slab_registry.c), built where something
+ * needs it (CONFIG_SLAB_REGISTRY: SLAB, the debugging layer).  Every live
+ * cache is on slab_caches, oldest first; slab_caches_lock is taken with
+ * interrupts saved (SLAB's reaper walks the list from its timer).  The
+ * list and its lock exist only with the registry: a reference from code
+ * built without it fails the link. */
 extern struct list_head slab_caches;
 extern spinlock_t slab_caches_lock;
 
+/* Without the registry a live cache is what the allocator says, by
+ * cache_struct_live(c): is c its struct of a live cache?  It must tell
+ * any pointer apart (one to a destroyed cache, to no cache at all, to
+ * memory never allocated), reporting nothing.  Process context.  (SLOB
+ * defines it; an allocator always built with the registry need not.) */
+int cache_struct_live(const struct kmem_cache *c);
+
+#if IS_ENABLED(CONFIG_SLAB_REGISTRY)
 /* Lists c (set up, not listed) unless a live cache has its name (then
  * reports it and returns -1).  Takes slab_caches_lock. */
 int kmem_cache_register(struct kmem_cache *c);
+/* Takes c (listed) off the list.  Takes slab_caches_lock. */
+void kmem_cache_unregister(struct kmem_cache *c);
 /* Is c a live cache (on slab_caches)?  O(caches).  Takes slab_caches_lock. */
 int kmem_cache_listed(const struct kmem_cache *c);
+#else
+/* Without the registry names are not checked: two live caches may share
+ * one (each is a cache of its own). */
+static inline int kmem_cache_register(struct kmem_cache *c)
+{
+	return 0;
+}
+static inline void kmem_cache_unregister(struct kmem_cache *c)
+{
+}
+static inline int kmem_cache_listed(const struct kmem_cache *c)
+{
+	return cache_struct_live(c);
+}
+#endif
 
 /* What each allocator gives kmem_cache_create() and kmem_cache_destroy()
  * (process context): */
@@ -106,6 +135,8 @@ int cache_open(struct kmem_cache *c);
 unsigned long cache_live_objects(struct kmem_cache *c);
 /* gives back everything c holds; c is unlisted and empty, and freed next */
 void cache_close(struct kmem_cache *c);
+/* and, where it can be built without the registry (SLOB),
+ * cache_struct_live() (above). */
 
 /* ---- object index by a multiply ------------------------------------------------- */
 

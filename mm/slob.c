@@ -32,11 +32,12 @@
  * tell cheaply (kmem_checks below; docs/design.md has the table); the
  * rest is the debugging layer's (kmem_debug=).
  *
- * Lock order: slab_caches_lock (slab_common.c), then slob_lock, then the
- * page allocator's zone_lock.  slob_lock guards the heap, the caches'
- * live counts and slob_internal_units; it is taken
- * with interrupts saved (the shrinker and GFP_ATOMIC callers use the heap
- * from interrupts).  Constructors and destructors run without it.
+ * Lock order: slab_caches_lock (slab_registry.c, where a registry is
+ * built), then slob_lock, then the page allocator's zone_lock.  slob_lock
+ * guards the heap, the caches' live counts and slob_internal_units; it is
+ * taken with interrupts saved (the shrinker and GFP_ATOMIC callers use
+ * the heap from interrupts).  Constructors and destructors run without
+ * it.
  */
 #include <tiny/kernel.h>
 #include <tiny/fault_inject.h>
@@ -151,15 +152,16 @@ void __kfree(const void *obj)
 	kmem_debug_validate("kfree", obj);
 }
 
-/* Bytes of the kmalloc() heap block obj, or 0 if it is none.  Takes slob_lock. */
-static size_t kmalloc_heap_size(const void *obj)
+/* The bytes of the live block tagged tag whose body is obj (its header
+ * left out), or 0 if it is none.  Any context; takes slob_lock. */
+static size_t tagged_size(const void *obj, uintptr_t tag)
 {
 	unsigned long flags;
 	slob_t *m;
 	size_t size;
 
 	spin_lock_irqsave(&slob_lock, flags);
-	m = slob_heap_header(obj, SLOB_TAG_KMALLOC);
+	m = slob_heap_header(obj, tag);
 	size = m ? (size_t)(m->units - 1) * SLOB_UNIT : 0;
 	spin_unlock_irqrestore(&slob_lock, flags);
 	return size;
@@ -173,7 +175,7 @@ size_t __ksize(const void *obj)
 		return 0;
 	size = ksize_large(obj, virt_to_page(obj));
 	if (!size)
-		size = kmalloc_heap_size(obj);
+		size = tagged_size(obj, SLOB_TAG_KMALLOC);
 	if (!size)
 		kmem_bad_free("ksize", obj, KMEM_NOT_KMALLOC, __builtin_return_address(0));
 	return size;
@@ -198,6 +200,14 @@ struct kmem_cache *cache_struct_alloc(void)
 void cache_struct_free(struct kmem_cache *c)
 {
 	slob_free_tagged(c, SLOB_TAG_INTERNAL);
+}
+
+/* Without the registry (slab_common.h): a live cache is a live block of
+ * the allocator's own, by its header's tag; a destroyed cache's block had
+ * its tag cleared when it was freed. */
+int cache_struct_live(const struct kmem_cache *c)
+{
+	return tagged_size(c, SLOB_TAG_INTERNAL) != 0;
 }
 
 int cache_open(struct kmem_cache *c)

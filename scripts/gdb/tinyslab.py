@@ -16,7 +16,8 @@ has vmlinux's symbols.  The commands, in the spirit of Linux's scripts/gdb:
                  start maps for the bytes in use, its class lists walked
                  for blocks, bytes, largest; "ts-slabinfo -v" lists each
                  free block and large block), the large blocks (their head
-                 pages, marked PG_large, found in mem_map) and the caches;
+                 pages, marked PG_large, found in mem_map) and the caches
+                 (where a registry is built);
                  SLUB and SLUB_TINY: every cache that holds slabs,
                  counted from its slabs found in mem_map (their states) less
                  the objects on the CPUs' free lists (walked), its partial
@@ -307,6 +308,9 @@ class Slabinfo(Command):
         large = large_blocks(say)[1]
         self.out(f"SLOB: {in_use} bytes in use, large blocks {large} pages "
                  f"({large * PAGE_SIZE // 1024} kB)")
+        if not has_symbol("slab_caches"):
+            self.out("SLOB: caches not listed (no registry in this build)")
+            return
         self.out("# name                 objsize  align  inuse")
         for c in list_entries(sym("slab_caches"), "struct kmem_cache", "common.list"):
             self.out(f"{cstring(c['common']['name']):<22s} {int(c['common']['object_size']):7d} "

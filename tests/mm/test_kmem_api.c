@@ -1013,33 +1013,77 @@ static void bytes_used_leaves_out_descriptors(struct ktest *t)
 		KTEST_EXPECT_EQ(t, kmem_cache_destroy(c[i]), 0);
 }
 
-/* A cache destroyed twice: the second call is reported and returns -1. */
+/* A cache destroyed twice, and kmem_cache_destroy() of pointers that are
+ * no cache (a kmalloc() block, an object, a stack address): each call is
+ * reported and returns -1, changing nothing.  The registry tells where it
+ * is built (SLAB, CONFIG_DEBUG_KMEM), SLOB without it by the header of its
+ * cache struct, whose tag a destroy clears. */
 static void cache_destroyed_twice_is_reported(struct ktest *t)
 {
 	struct kmem_cache *c = kmem_cache_create("test_twice", 48, 0, 0, NULL, NULL);
 	unsigned long bad = kmem_bad_free_count;
+	void *k = kmalloc(48, GFP_KERNEL), *o;
+	u8 stack_buf[64];
 
 	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_ASSERT_NOT_NULL(t, k);
+	o = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, o);
+	fill(k, 48);
+	fill(o, 48);
+	ktest_expect_reports(t, 3);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy((struct kmem_cache *)k), -1);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy((struct kmem_cache *)o), -1);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy((struct kmem_cache *)stack_buf), -1);
+	KTEST_EXPECT_TRUE(t, intact(k, 48));
+	KTEST_EXPECT_TRUE(t, intact(o, 48));
+	kmem_cache_free(c, o);
+	kfree(k);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 	ktest_expect_reports(t, 1);			/* the second destroy */
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), -1);
-	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 1);
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 4);
 }
 
-/* Cache names are unique: a second cache of the same name is refused
- * (NULL, and reported); once the first is gone the name is free again. */
-static void duplicate_cache_names_are_refused(struct ktest *t)
+/* Cache names.  Where the registry is built (SLAB, and any build with the
+ * debugging layer: CONFIG_SLAB_REGISTRY) they are unique: a second cache of
+ * a live cache's name is refused (NULL, and a message), and once the first
+ * is gone the name is free again.  SLOB's production build keeps no
+ * registry: a second cache of a name is a cache of its own, and both work
+ * apart. */
+static void duplicate_cache_names(struct ktest *t)
 {
 	struct kmem_cache *a = kmem_cache_create("test_dup", 64, 0, 0, NULL, NULL), *b;
+	void *x, *y;
 
 	KTEST_ASSERT_NOT_NULL(t, a);
-	KTEST_EXPECT_NULL(t, kmem_cache_create("test_dup", 64, 0, 0, NULL, NULL));
-	KTEST_EXPECT_NULL(t, kmem_cache_create("test_dup", 200, 0, 0, NULL, NULL));
+	b = kmem_cache_create("test_dup", 200, 0, 0, NULL, NULL);
+	if (IS_ENABLED(CONFIG_SLAB_REGISTRY)) {
+		KTEST_EXPECT_NULL(t, b);
+		KTEST_EXPECT_NULL(t, kmem_cache_create("test_dup", 64, 0, 0, NULL, NULL));
+		KTEST_EXPECT_EQ(t, kmem_cache_destroy(a), 0);
+		b = kmem_cache_create("test_dup", 64, 0, 0, NULL, NULL);
+		KTEST_EXPECT_NOT_NULL(t, b);
+		if (b)
+			KTEST_EXPECT_EQ(t, kmem_cache_destroy(b), 0);
+		return;
+	}
+	ktest_info(t, "no registry in this build: a second cache of a name is not refused");
+	KTEST_ASSERT_NOT_NULL(t, b);
+	KTEST_EXPECT_TRUE(t, a != b);
+	KTEST_EXPECT_EQ(t, kmem_cache_size(a), 64u);
+	KTEST_EXPECT_EQ(t, kmem_cache_size(b), 200u);
+	x = kmem_cache_alloc(a, GFP_KERNEL);
+	y = kmem_cache_alloc(b, GFP_KERNEL);
+	KTEST_ASSERT_TRUE(t, x && y);
+	fill(x, 64);
+	fill(y, 200);
+	KTEST_EXPECT_TRUE(t, intact(x, 64));
+	KTEST_EXPECT_TRUE(t, intact(y, 200));
+	kmem_cache_free(a, x);
+	kmem_cache_free(b, y);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(a), 0);
-	b = kmem_cache_create("test_dup", 64, 0, 0, NULL, NULL);
-	KTEST_EXPECT_NOT_NULL(t, b);
-	if (b)
-		KTEST_EXPECT_EQ(t, kmem_cache_destroy(b), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(b), 0);
 }
 
 /* kfree(ZERO_SIZE_PTR) is fine (kmalloc(0) returns it); no cache ever hands
@@ -1302,7 +1346,7 @@ static const struct ktest_case kmem_api_cases[] = {
 	KTEST_CASE(kzalloc_zeroes_the_slack),
 	KTEST_CASE(bytes_used_leaves_out_descriptors),
 	KTEST_CASE(cache_destroyed_twice_is_reported),
-	KTEST_CASE(duplicate_cache_names_are_refused),
+	KTEST_CASE(duplicate_cache_names),
 	KTEST_CASE(special_pointers),
 	KTEST_CASE(constructors_when_memory_runs_out),
 	KTEST_CASE(tiny_cache_objects),

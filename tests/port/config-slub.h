@@ -2,6 +2,7 @@
  * Kconfig's autoconf.h would give it: one CPU, SLUB with its per-CPU
  * slabs, self-tests. */
 #define CONFIG_SLUB 1
+#define CONFIG_SLAB_REGISTRY 1
 #define CONFIG_SLUB_CPU 1
 #define CONFIG_NR_CPUS 1
 #define CONFIG_MAX_ORDER 11

@@ -1,6 +1,7 @@
 /* config-slub_tiny.h (port example) - the configuration mm/ is built with,
  * as Kconfig's autoconf.h would give it: one CPU, SLUB_TINY, self-tests. */
 #define CONFIG_SLUB 1
+#define CONFIG_SLAB_REGISTRY 1
 #define CONFIG_SLUB_TINY 1
 #define CONFIG_NR_CPUS 1
 #define CONFIG_MAX_ORDER 11
