@@ -55,8 +55,10 @@ extern const int kmem_ctor_every_alloc;
 
 /*
  * Creates a cache of objects of size bytes aligned to align (0 = default,
- * otherwise a power of two).  Names are unique: a name that a live cache
- * has is refused (reported).  Returns NULL on failure, or panics naming
+ * otherwise a power of two).  Where the registry of live caches is built
+ * (SLAB, SLUB, and SLOB with the debugging layer) names are unique: a name
+ * that a live cache has is refused (reported); SLOB's production build
+ * does not check names.  Returns NULL on failure, or panics naming
  * the cache when flags has SLAB_PANIC.  Process context.
  */
 struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align,
