@@ -1,5 +1,5 @@
 /* slob.h - SLOB's internals, shared by slob.c (kmalloc, caches, the
- * shrinker), the heap it is built with (slob_heap.c, the small first-fit
+ * shrinker), the heap it is built with (slob_heap.c, the small best-fit-by-page
  * heap, or slob_fast.c, the segregated one: CONFIG_SLOB_FAST_HEAP) and the
  * reports (slob_info.c and the heap's own).  Not a public header.
  *

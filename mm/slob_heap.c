@@ -1,18 +1,22 @@
-/* slob_heap.c - SLOB's small heap: first fit, page by page (the default;
+/* slob_heap.c - SLOB's small heap: best fit by page, first fit in the page
+ * (the default;
  * CONFIG_SLOB_FAST_HEAP=n).
  *
  * Pages.  Each heap page keeps its free blocks on a list of its own, in
- * address order: page->first_free is the first, page->free_units the units they
- * hold.  Pages with a free block sit on slob_lists[] by those units, two
- * lists per power of two; the others on slob_full, so that nothing walks
- * them.  A free block is at least one unit: its size and the next free
- * block of its page.
+ * address order: page->first_free is the first, page->largest_free the
+ * units of the largest.  Pages with a free block sit on slob_lists[] by
+ * that largest block, one list per power of two; the others on slob_full,
+ * so that nothing walks them.  A free block is at least one unit: its
+ * size and the next free block of its page.
  *
- * Allocation.  n units are sought from the first list whose every page has
- * n free units or more, upward; in a page the first block that fits (with
- * the alignment asked for) is cut, its unaligned head and its tail staying
- * free.  The tails of partly used pages so fill before the heap grows by a
- * page.
+ * Allocation.  n units are sought from the list of n's power of two,
+ * upward, in the first page whose largest free block holds n: the
+ * tightest pages are tried first (best fit by page), and a page tried
+ * fits unless the alignment asked for does not.  In the page the first
+ * block that fits is cut, its unaligned head and its tail staying free.
+ * The tails of partly used pages so fill before the heap grows by a page.
+ * A page's largest block is found again (a walk of its list) only when
+ * the block cut was it.
  *
  * Free.  The block's page's list is walked to the block's place; a block
  * that overlaps a free one is refused (so a double free is seen as the
@@ -26,8 +30,9 @@
  * does not need a fresh block of pages the page allocator may no longer
  * have.
  *
- * Cost.  An allocation may try every partial page; a free walks one page's
- * free list (at most half a page of units).  The bound is printed by make
+ * Cost.  An allocation walks the pages of its own list that are too
+ * tight, then takes the first page of a higher one; a free walks one
+ * page's free list (at most half a page of units).  The bound is printed by make
  * bench (the largest single-stepped call).
  *
  * Locking: every function here runs with slob_lock held (slob.c), and the
@@ -37,21 +42,32 @@
 #include <tiny/memcheck.h>
 #include "slob_heap.h"
 
-const char slob_heap_name[] = "first-fit";
+const char slob_heap_name[] = "best-fit";
 /* what this heap cannot tell: a headerless object is just units */
 const unsigned long kmem_checks = KMEM_CHECKS_ALL & ~KMEM_CHECK(INSIDE_OBJECT) &
 				  ~KMEM_CHECK(WRONG_CACHE) & ~KMEM_CHECK(WRONG_CACHE_SAME_SIZE) &
 				  ~KMEM_CHECK(KMALLOC_TO_CACHE) & ~KMEM_CHECK(DESTROYED_CACHE);
 
-struct list_head slob_lists[SLOB_LISTS];	/* heap pages by their free units */
+struct list_head slob_lists[SLOB_LISTS];	/* heap pages by their largest free block */
 LIST_HEAD(slob_full);			/* heap pages without a free block */
 static slob_t *slob_last_run;		/* where the run freed last begins */
 
 /* Puts page on the list its free units say. */
 static void page_relist(struct page *page)
 {
-	list_move(&page->lru, page->free_units ? &slob_lists[list_of_units(page->free_units)] :
-						 &slob_full);
+	list_move_tail(&page->lru, page->largest_free ? &slob_lists[list_of_units(page->largest_free)] :
+						   &slob_full);
+}
+
+/* The units of page's largest free block, 0 if none (a walk of its list). */
+static unsigned long largest_free_block(struct page *page)
+{
+	unsigned long largest = 0;
+	slob_t *b;
+
+	for (b = page->first_free; b; b = b->next)
+		largest = max(largest, (unsigned long)b->units);
+	return largest;
 }
 
 /* Makes [b, b + units) a free block whose next is next. */
@@ -67,6 +83,7 @@ static void make_free_block(slob_t *b, int units, slob_t *next)
 static slob_t *cut_block(struct page *page, slob_t **link, int units, int align)
 {
 	slob_t *b = *link, *after = b->next;
+	int was_largest = (unsigned long)b->units == page->largest_free;
 	int head = align > 1 ? (int)((ALIGN((uintptr_t)b, align * SLOB_UNIT) - (uintptr_t)b) /
 				     SLOB_UNIT) : 0;
 	int rest = b->units - head - units;
@@ -83,9 +100,11 @@ static slob_t *cut_block(struct page *page, slob_t **link, int units, int align)
 		after = b + units;
 	}
 	*link = after;
-	page->free_units -= (unsigned long)units;
 	slob_free_units -= (unsigned long)units;
-	page_relist(page);
+	if (was_largest) {
+		page->largest_free = largest_free_block(page);
+		page_relist(page);
+	}
 	return b;
 }
 
@@ -117,13 +136,16 @@ static void free_and_merge(struct page *page, slob_t **link, slob_t *prev, slob_
 	if (prev && prev + prev->units == b) {
 		prev->units += merged;
 		prev->next = next;
+		merged = prev->units;
 	} else {
 		make_free_block(b, merged, next);
 		*link = b;
 	}
-	page->free_units += (unsigned long)units;
 	slob_free_units += (unsigned long)units;
-	page_relist(page);
+	if ((unsigned long)merged > page->largest_free) {
+		page->largest_free = (unsigned long)merged;
+		page_relist(page);
+	}
 }
 
 /* The page of b if [b, b + units) may be freed there: a heap page, b on a
@@ -161,7 +183,7 @@ static slob_t *heap_grow(unsigned long nr, unsigned int order, gfp_t gfp)
 	slob_heap_pages += nr;
 	for (i = 0; i < nr; i++, page++) {
 		page->first_free = NULL;
-		page->free_units = 0;
+		page->largest_free = 0;
 		list_add(&page->lru, &slob_full);
 		kmem_mark_noaccess(page_address(page), PAGE_SIZE);
 		free_and_merge(page, free_list_head(page), NULL, page_address(page), SLOB_PAGE_UNITS);
@@ -249,9 +271,10 @@ slob_t *slob_heap_alloc(int units, int align, gfp_t gfp)
 	assert_spin_held(&slob_lock);
 	if (units > SLOB_PAGE_UNITS || align > SLOB_PAGE_UNITS)
 		return run_alloc(units, align, gfp);
-	for (k = first_list_fitting((unsigned long)units); k < SLOB_LISTS; k++) {
+	for (k = list_of_units((unsigned long)units); k < SLOB_LISTS; k++) {
 		list_for_each_entry(page, &slob_lists[k], lru) {
-			b = page_first_fit(page, units, align);
+			b = page->largest_free >= (unsigned long)units ?
+				    page_first_fit(page, units, align) : NULL;
 			if (b)
 				return b;
 		}
@@ -310,7 +333,7 @@ unsigned long slob_heap_release_page(void)
 		list_del(&page->lru);
 		page_update_flags(page, 1, 0, PG_slab);
 		page->first_free = NULL;
-		page->free_units = 0;
+		page->largest_free = 0;
 		slob_heap_pages--;
 		slob_free_units -= SLOB_PAGE_UNITS;
 		__free_pages(page, 0);
