@@ -52,10 +52,24 @@ const int kmem_ctor_every_alloc = 1;
 
 DEFINE_SPINLOCK(slob_lock);
 unsigned long slob_heap_pages, slob_free_units, slob_internal_units;
-static struct timer_list slob_shrink_timer;
 /* The object each CPU frees while its destructor runs (slob_lock dropped
  * for it), or NULL: another free of that object meanwhile is refused. */
 static void *slob_freeing[NR_CPUS];
+
+/* slob_lock taken with interrupts saved; returns the flags. */
+static slob_lock_attr unsigned long slob_lock_irqsave(void)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&slob_lock, flags);
+	return flags;
+}
+
+/* slob_lock given back, and the interrupt state flags. */
+static slob_lock_attr void slob_unlock_irqrestore(unsigned long flags)
+{
+	spin_unlock_irqrestore(&slob_lock, flags);
+}
 
 /* ---- blocks with a header ------------------------------------------------------- */
 
@@ -67,7 +81,7 @@ static void *slob_alloc(size_t size, gfp_t gfp, uintptr_t tag)
 	unsigned long flags;
 	slob_t *m;
 
-	spin_lock_irqsave(&slob_lock, flags);
+	flags = slob_lock_irqsave();
 	m = slob_heap_alloc(units, 0, gfp);
 	if (m) {
 		kmem_mark_internal(m, SLOB_UNIT);
@@ -77,7 +91,7 @@ static void *slob_alloc(size_t size, gfp_t gfp, uintptr_t tag)
 			slob_internal_units += (unsigned long)units;
 		m++;
 	}
-	spin_unlock_irqrestore(&slob_lock, flags);
+	slob_unlock_irqrestore(flags);
 	return m;
 }
 
@@ -100,7 +114,7 @@ static int slob_free_tagged(const void *obj, uintptr_t tag)
 	slob_t *m;
 	int units = 0;
 
-	spin_lock_irqsave(&slob_lock, flags);
+	flags = slob_lock_irqsave();
 	m = slob_heap_header(obj, tag);
 	if (m) {
 		units = m->units;
@@ -114,7 +128,7 @@ static int slob_free_tagged(const void *obj, uintptr_t tag)
 	}
 	if (m && tag == SLOB_TAG_INTERNAL)
 		slob_internal_units -= (unsigned long)units;
-	spin_unlock_irqrestore(&slob_lock, flags);
+	slob_unlock_irqrestore(flags);
 	return m ? 0 : -1;
 }
 
@@ -160,10 +174,10 @@ static size_t tagged_size(const void *obj, uintptr_t tag)
 	slob_t *m;
 	size_t size;
 
-	spin_lock_irqsave(&slob_lock, flags);
+	flags = slob_lock_irqsave();
 	m = slob_heap_header(obj, tag);
 	size = m ? (size_t)(m->units - 1) * SLOB_UNIT : 0;
-	spin_unlock_irqrestore(&slob_lock, flags);
+	slob_unlock_irqrestore(flags);
 	return size;
 }
 
@@ -222,9 +236,9 @@ unsigned long cache_live_objects(struct kmem_cache *c)
 {
 	unsigned long flags, live;
 
-	spin_lock_irqsave(&slob_lock, flags);
+	flags = slob_lock_irqsave();
 	live = c->live;
-	spin_unlock_irqrestore(&slob_lock, flags);
+	slob_unlock_irqrestore(flags);
 	return live;
 }
 
@@ -239,10 +253,10 @@ static void *cache_take(struct kmem_cache *c, gfp_t gfp)
 	unsigned long flags;
 	void *b;
 
-	spin_lock_irqsave(&slob_lock, flags);
+	flags = slob_lock_irqsave();
 	b = slob_heap_alloc(c->units, c->align_units, gfp);
 	c->live += b != NULL;
-	spin_unlock_irqrestore(&slob_lock, flags);
+	slob_unlock_irqrestore(flags);
 	return b;
 }
 
@@ -310,7 +324,7 @@ void __kmem_cache_free(struct kmem_cache *c, void *b)
 
 	if (!b)
 		return;
-	spin_lock_irqsave(&slob_lock, flags);
+	flags = slob_lock_irqsave();
 	ok = !being_freed(b);
 	if (ok && c->common.dtor) {	/* checked first; marked, so that a second free is refused */
 		void **mine = &slob_freeing[smp_processor_id()], *outer = *mine;
@@ -318,14 +332,14 @@ void __kmem_cache_free(struct kmem_cache *c, void *b)
 		ok = cache_object_ok(c, b);
 		if (ok) {
 			*mine = b;
-			spin_unlock_irqrestore(&slob_lock, flags);
+			slob_unlock_irqrestore(flags);
 			c->common.dtor(b);
-			spin_lock_irqsave(&slob_lock, flags);
+			flags = slob_lock_irqsave();
 			*mine = outer;
 		}
 	}
 	ok = ok && slob_free_object(c, b);	/* the heap checks b again as it frees it */
-	spin_unlock_irqrestore(&slob_lock, flags);
+	slob_unlock_irqrestore(flags);
 	if (!ok) {
 		kmem_bad_free("kmem_cache_free", b, KMEM_NOT_CACHE_OBJECT, __builtin_return_address(0));
 		return;
@@ -342,9 +356,9 @@ static unsigned long slob_shrink(void)
 	unsigned long flags, count = 0, n;
 
 	do {
-		spin_lock_irqsave(&slob_lock, flags);
+		flags = slob_lock_irqsave();
 		n = slob_heap_release_page();
-		spin_unlock_irqrestore(&slob_lock, flags);
+		slob_unlock_irqrestore(flags);
 		count += n;
 	} while (n);
 	return count;
@@ -360,6 +374,11 @@ unsigned long __kmem_reclaim(void)
 	return slob_shrink();
 }
 
+static void slob_shrink_timer_fn(unsigned long data);
+static DEFINE_TIMER(slob_shrink_timer, slob_shrink_timer_fn, 0);
+
+/* Shrinks the heap and arms the timer for the next second: the timer's
+ * function, and called once at boot to start it. */
 static void slob_shrink_timer_fn(unsigned long data)
 {
 	slob_shrink();
@@ -373,19 +392,18 @@ void kmem_cache_init(void)
 
 void kmem_cache_init_late(void)
 {
-	setup_timer(&slob_shrink_timer, slob_shrink_timer_fn, 0);
-	mod_timer(&slob_shrink_timer, round_jiffies_period(jiffies, HZ));
+	slob_shrink_timer_fn(0);
 }
 
 void __kmem_get_stats(struct kmem_stats *st)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&slob_lock, flags);
+	flags = slob_lock_irqsave();
 	st->slab_pages = slob_heap_pages + slob_heap_meta_pages;
 	st->bytes_used = slob_heap_pages * PAGE_SIZE -
 			 (slob_free_units + slob_internal_units) * SLOB_UNIT;
-	spin_unlock_irqrestore(&slob_lock, flags);
+	slob_unlock_irqrestore(flags);
 	st->large_pages = (unsigned long)atomic_long_read(&large_block_pages);
 }
 

@@ -55,6 +55,14 @@ KMEM_CACHE_COMMON_FIRST();
  * the shrinker timer and GFP_ATOMIC callers use the heap from interrupts.
  * The page allocator's zone_lock nests inside it. */
 extern spinlock_t slob_lock;
+/* How slob.c's slob_lock_irqsave() and slob_unlock_irqrestore() are
+ * built: out of line on SMP, where the lock's code is long, so that it is
+ * there once; inline on a uniprocessor, where it is a cli. */
+#if IS_ENABLED(CONFIG_SMP)
+#define slob_lock_attr		noinline
+#else
+#define slob_lock_attr		__always_inline
+#endif
 extern unsigned long slob_heap_pages;		/* pages the heap holds */
 extern unsigned long slob_free_units;		/* units in free blocks */
 extern unsigned long slob_internal_units;	/* units of the allocator's own blocks */
