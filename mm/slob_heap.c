@@ -25,10 +25,10 @@
  *
  * Runs.  A block of more than a page, or aligned above a page (a cache
  * object), takes a run of fresh heap pages, all of them but the rest of
- * the last; a run freed is remembered, and the next run is taken there if
- * its pages are still free, so that an object freed and allocated again
- * does not need a fresh block of pages the page allocator may no longer
- * have.
+ * the last.  A run freed gives its pages that are left entirely free back
+ * to the page allocator at once, rather than at the shrinker's next
+ * tick: the next run needs contiguous pages, which the page allocator
+ * then has again.
  *
  * Cost.  An allocation walks the pages of its own list that are too
  * tight, then takes the first page of a higher one; a free walks one
@@ -50,7 +50,6 @@ const unsigned long kmem_checks = KMEM_CHECKS_ALL & ~KMEM_CHECK(INSIDE_OBJECT) &
 
 struct list_head slob_lists[SLOB_LISTS];	/* heap pages by their largest free block */
 LIST_HEAD(slob_full);			/* heap pages without a free block */
-static slob_t *slob_last_run;		/* where the run freed last begins */
 
 /* Puts page on the list its free units say. */
 static void page_relist(struct page *page)
@@ -191,44 +190,37 @@ static slob_t *heap_grow(unsigned long nr, unsigned int order, gfp_t gfp)
 	return page_address(page - nr);
 }
 
-/* ---- runs ---------------------------------------------------------------------- */
-
-/* Takes (take 1) or says whether it could take (take 0) a run of units
- * units from the pages at b: each must start with a free block long
- * enough for its part (a whole page, the last the rest). */
-static int run_take(slob_t *b, int units, int take)
+/* Gives page, entirely free, back to the page allocator. */
+static void release_page(struct page *page)
 {
-	for (; units > 0; units -= SLOB_PAGE_UNITS, b += SLOB_PAGE_UNITS) {
-		struct page *page = virt_to_page(b);
-
-		if (!page || !(READ_ONCE(page->flags) & PG_slab) || page->first_free != b ||
-		    b->units < min(units, SLOB_PAGE_UNITS))
-			return 0;
-		if (take)
-			cut_block(page, free_list_head(page), min(units, SLOB_PAGE_UNITS), 0);
-	}
-	return 1;
+	list_del(&page->lru);
+	page_update_flags(page, 1, 0, PG_slab);
+	page->first_free = NULL;
+	page->largest_free = 0;
+	slob_heap_pages--;
+	slob_free_units -= SLOB_PAGE_UNITS;
+	__free_pages(page, 0);
 }
 
-/* A run of units units aligned to align units: where the run freed last
- * was, if its pages are still free, else fresh pages.  NULL if out of
- * memory. */
+/* ---- runs ---------------------------------------------------------------------- */
+
+/* A run of units units aligned to align units, of fresh pages: each
+ * page's block cut from its start (a whole page, the last the rest).
+ * NULL if out of memory. */
 static slob_t *run_alloc(int units, int align, gfp_t gfp)
 {
-	slob_t *b = slob_last_run;
+	slob_t *b = heap_grow(DIV_ROUND_UP((unsigned long)units, SLOB_PAGE_UNITS),
+			      get_order(max(units, align) * SLOB_UNIT), gfp), *p;
 
-	slob_last_run = NULL;
-	if (!b || (align > 1 && !IS_ALIGNED((uintptr_t)b, (uintptr_t)align * SLOB_UNIT)) ||
-	    !run_take(b, units, 0))
-		b = heap_grow(DIV_ROUND_UP((unsigned long)units, SLOB_PAGE_UNITS),
-			 get_order(max(units, align) * SLOB_UNIT), gfp);
-	if (b)
-		run_take(b, units, 1);
+	for (p = b; p && units > 0; units -= SLOB_PAGE_UNITS, p += SLOB_PAGE_UNITS)
+		cut_block(virt_to_page(p), free_list_head(virt_to_page(p)),
+			  min(units, SLOB_PAGE_UNITS), 0);
 	return b;
 }
 
 /* Checks (free 0) or frees (free 1) the run of units units at b: page by
- * page, each a block of the page it starts.  0, or -1 (nothing changed). */
+ * page, each a block of the page it starts; a page left entirely free goes
+ * back to the page allocator.  0, or -1 (nothing changed). */
 static int run_free(slob_t *b, int units, int free)
 {
 	slob_t **link, *prev;
@@ -245,10 +237,10 @@ static int run_free(slob_t *b, int units, int free)
 				return -1;
 			if (k)
 				free_and_merge(page, link, prev, p, n);
+			if (k && page->largest_free == SLOB_PAGE_UNITS)
+				release_page(page);
 		}
 	}
-	if (free)
-		slob_last_run = b;
 	return 0;
 }
 
@@ -326,18 +318,11 @@ slob_t *slob_heap_header(const void *obj, uintptr_t tag)
 
 unsigned long slob_heap_release_page(void)
 {
-	struct page *page;
+	struct list_head *free = &slob_lists[SLOB_LISTS - 1];
 
 	assert_spin_held(&slob_lock);
-	list_for_each_entry(page, &slob_lists[SLOB_LISTS - 1], lru) {
-		list_del(&page->lru);
-		page_update_flags(page, 1, 0, PG_slab);
-		page->first_free = NULL;
-		page->largest_free = 0;
-		slob_heap_pages--;
-		slob_free_units -= SLOB_PAGE_UNITS;
-		__free_pages(page, 0);
-		return 1;
-	}
-	return 0;
+	if (list_empty(free))
+		return 0;
+	release_page(list_first_entry(free, struct page, lru));
+	return 1;
 }
