@@ -210,11 +210,11 @@ static void release_page(struct page *page)
 static slob_t *run_alloc(int units, int align, gfp_t gfp)
 {
 	slob_t *b = heap_grow(DIV_ROUND_UP((unsigned long)units, SLOB_PAGE_UNITS),
-			      get_order(max(units, align) * SLOB_UNIT), gfp), *p;
+			      get_order(max(units, align) * SLOB_UNIT), gfp);
+	struct page *page = b ? virt_to_page(b) : NULL;
 
-	for (p = b; p && units > 0; units -= SLOB_PAGE_UNITS, p += SLOB_PAGE_UNITS)
-		cut_block(virt_to_page(p), free_list_head(virt_to_page(p)),
-			  min(units, SLOB_PAGE_UNITS), 0);
+	for (; page && units > 0; units -= SLOB_PAGE_UNITS, page++)
+		cut_block(page, free_list_head(page), min(units, SLOB_PAGE_UNITS), 0);
 	return b;
 }
 
@@ -263,16 +263,17 @@ slob_t *slob_heap_alloc(int units, int align, gfp_t gfp)
 	assert_spin_held(&slob_lock);
 	if (units > SLOB_PAGE_UNITS || align > SLOB_PAGE_UNITS)
 		return run_alloc(units, align, gfp);
-	for (k = list_of_units((unsigned long)units); k < SLOB_LISTS; k++) {
-		list_for_each_entry(page, &slob_lists[k], lru) {
-			b = page->largest_free >= (unsigned long)units ?
-				    page_first_fit(page, units, align) : NULL;
-			if (b)
-				return b;
+	do {
+		for (k = list_of_units((unsigned long)units); k < SLOB_LISTS; k++) {
+			list_for_each_entry(page, &slob_lists[k], lru) {
+				b = page->largest_free >= (unsigned long)units ?
+					    page_first_fit(page, units, align) : NULL;
+				if (b)
+					return b;
+			}
 		}
-	}
-	b = heap_grow(1, 0, gfp);
-	return b ? page_first_fit(virt_to_page(b), units, align) : NULL;
+	} while (heap_grow(1, 0, gfp));	/* a fresh page fits any block of a page */
+	return NULL;
 }
 
 int slob_heap_check(slob_t *b, int units)
