@@ -51,22 +51,17 @@ const unsigned long kmem_checks = KMEM_CHECKS_ALL & ~KMEM_CHECK(INSIDE_OBJECT) &
 struct list_head slob_lists[SLOB_LISTS];	/* heap pages by their largest free block */
 LIST_HEAD(slob_full);			/* heap pages without a free block */
 
-/* Puts page on the list its free units say. */
+/* Finds page's largest free block again (a walk of its free list) and
+ * puts the page on the list that says. */
 static void page_relist(struct page *page)
-{
-	list_move_tail(&page->lru, page->largest_free ? &slob_lists[list_of_units(page->largest_free)] :
-						   &slob_full);
-}
-
-/* The units of page's largest free block, 0 if none (a walk of its list). */
-static unsigned long largest_free_block(struct page *page)
 {
 	unsigned long largest = 0;
 	slob_t *b;
 
 	for (b = page->first_free; b; b = b->next)
 		largest = max(largest, (unsigned long)b->units);
-	return largest;
+	page->largest_free = largest;
+	list_move_tail(&page->lru, largest ? &slob_lists[list_of_units(largest)] : &slob_full);
 }
 
 /* Makes [b, b + units) a free block whose next is next. */
@@ -82,7 +77,6 @@ static void make_free_block(slob_t *b, int units, slob_t *next)
 static slob_t *cut_block(struct page *page, slob_t **link, int units, int align)
 {
 	slob_t *b = *link, *after = b->next;
-	int was_largest = (unsigned long)b->units == page->largest_free;
 	int head = align > 1 ? (int)((ALIGN((uintptr_t)b, align * SLOB_UNIT) - (uintptr_t)b) /
 				     SLOB_UNIT) : 0;
 	int rest = b->units - head - units;
@@ -100,10 +94,7 @@ static slob_t *cut_block(struct page *page, slob_t **link, int units, int align)
 	}
 	*link = after;
 	slob_free_units -= (unsigned long)units;
-	if (was_largest) {
-		page->largest_free = largest_free_block(page);
-		page_relist(page);
-	}
+	page_relist(page);
 	return b;
 }
 
@@ -135,16 +126,12 @@ static void free_and_merge(struct page *page, slob_t **link, slob_t *prev, slob_
 	if (prev && prev + prev->units == b) {
 		prev->units += merged;
 		prev->next = next;
-		merged = prev->units;
 	} else {
 		make_free_block(b, merged, next);
 		*link = b;
 	}
 	slob_free_units += (unsigned long)units;
-	if ((unsigned long)merged > page->largest_free) {
-		page->largest_free = (unsigned long)merged;
-		page_relist(page);
-	}
+	page_relist(page);
 }
 
 /* The page of b if [b, b + units) may be freed there: a heap page, b on a
