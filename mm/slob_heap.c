@@ -205,26 +205,29 @@ static slob_t *run_alloc(int units, int align, gfp_t gfp)
 	return b;
 }
 
-/* Checks (free 0) or frees (free 1) the run of units units at b: page by
- * page, each a block of the page it starts; a page left entirely free goes
- * back to the page allocator.  0, or -1 (nothing changed). */
-static int run_free(slob_t *b, int units, int free)
+/* Checks (free 0) or frees (free 1) the block of units units at b, page
+ * by page if it is a run (which starts a page): each part a block of the
+ * page it lies in that overlaps no free block.  A run's page left entirely
+ * free goes back to the page allocator.  0, or -1 (nothing changed). */
+static int block_free(slob_t *b, int units, int free)
 {
+	int run = units > SLOB_PAGE_UNITS, k, n, left;
 	slob_t **link, *prev;
 	struct page *page;
-	int k, n, left;
 
+	if (run && !IS_ALIGNED((uintptr_t)b, PAGE_SIZE))
+		return -1;
 	for (k = 0; k <= free; k++) {
-		for (left = units, page = NULL; left > 0; left -= n) {
+		for (left = units; left > 0; left -= n) {
 			slob_t *p = b + (units - left);
 
 			n = min(left, SLOB_PAGE_UNITS);
 			page = find_free_place(p, n, &link, &prev);
-			if (!page || (p == b && (prev || !IS_ALIGNED((uintptr_t)b, PAGE_SIZE))))
+			if (!page)
 				return -1;
 			if (k)
 				free_and_merge(page, link, prev, p, n);
-			if (k && page->largest_free == SLOB_PAGE_UNITS)
+			if (k && run && page->largest_free == SLOB_PAGE_UNITS)
 				release_page(page);
 		}
 	}
@@ -265,27 +268,14 @@ slob_t *slob_heap_alloc(int units, int align, gfp_t gfp)
 
 int slob_heap_check(slob_t *b, int units)
 {
-	slob_t **link, *prev;
-
 	assert_spin_held(&slob_lock);
-	if (units > SLOB_PAGE_UNITS)
-		return run_free(b, units, 0);
-	return find_free_place(b, units, &link, &prev) ? 0 : -1;
+	return block_free(b, units, 0);
 }
 
 int slob_heap_free(slob_t *b, int units)
 {
-	slob_t **link, *prev;
-	struct page *page;
-
 	assert_spin_held(&slob_lock);
-	if (units > SLOB_PAGE_UNITS)
-		return run_free(b, units, 1);
-	page = find_free_place(b, units, &link, &prev);
-	if (!page)
-		return -1;
-	free_and_merge(page, link, prev, b, units);
-	return 0;
+	return block_free(b, units, 1);
 }
 
 slob_t *slob_heap_header(const void *obj, uintptr_t tag)
