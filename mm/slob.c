@@ -106,30 +106,32 @@ static void slob_mark_gone(const void *obj, int units, uintptr_t tag)
 		kmem_mark_noaccess(obj, (units - 1) * SLOB_UNIT);
 }
 
-/* Frees the live block tagged tag whose body is obj: 0, or -1 (nothing
- * changed) if obj is none.  Any context; takes slob_lock. */
-static int slob_free_tagged(const void *obj, uintptr_t tag)
+/* The bytes of the live block tagged tag whose body is obj (its header
+ * left out), or 0 if it is none; with free set, the block is freed too
+ * (0, and nothing changed, if the heap refuses it).  Any context; takes
+ * slob_lock. */
+static size_t tagged_block(const void *obj, uintptr_t tag, int free)
 {
 	unsigned long flags;
 	slob_t *m;
-	int units = 0;
+	int units;
 
 	flags = slob_lock_irqsave();
 	m = slob_heap_header(obj, tag);
-	if (m) {
-		units = m->units;
+	units = m ? m->units : 1;
+	if (m && free) {
 		m->next = NULL;		/* no stale tag left in the heap */
 		slob_mark_gone(obj, units, tag);
 		if (slob_heap_free(m, units)) {
 			kmem_mark_allocated(obj, (units - 1) * SLOB_UNIT, 1);
 			m->next = slob_tag(m, tag);
-			m = NULL;
+			units = 1;
+		} else if (tag == SLOB_TAG_INTERNAL) {
+			slob_internal_units -= (unsigned long)units;
 		}
 	}
-	if (m && tag == SLOB_TAG_INTERNAL)
-		slob_internal_units -= (unsigned long)units;
 	slob_unlock_irqrestore(flags);
-	return m ? 0 : -1;
+	return (size_t)(units - 1) * SLOB_UNIT;
 }
 
 /* ---- kmalloc ------------------------------------------------------------------------ */
@@ -159,26 +161,11 @@ void __kfree(const void *obj)
 {
 	if (ZERO_OR_NULL_PTR(obj))
 		return;
-	if (kfree_large(obj, virt_to_page(obj)) && slob_free_tagged(obj, SLOB_TAG_KMALLOC)) {
+	if (kfree_large(obj, virt_to_page(obj)) && !tagged_block(obj, SLOB_TAG_KMALLOC, 1)) {
 		kmem_bad_free("kfree", obj, KMEM_NOT_KMALLOC, __builtin_return_address(0));
 		return;
 	}
 	kmem_debug_validate("kfree", obj);
-}
-
-/* The bytes of the live block tagged tag whose body is obj (its header
- * left out), or 0 if it is none.  Any context; takes slob_lock. */
-static size_t tagged_size(const void *obj, uintptr_t tag)
-{
-	unsigned long flags;
-	slob_t *m;
-	size_t size;
-
-	flags = slob_lock_irqsave();
-	m = slob_heap_header(obj, tag);
-	size = m ? (size_t)(m->units - 1) * SLOB_UNIT : 0;
-	slob_unlock_irqrestore(flags);
-	return size;
 }
 
 size_t __ksize(const void *obj)
@@ -189,7 +176,7 @@ size_t __ksize(const void *obj)
 		return 0;
 	size = ksize_large(obj, virt_to_page(obj));
 	if (!size)
-		size = tagged_size(obj, SLOB_TAG_KMALLOC);
+		size = tagged_block(obj, SLOB_TAG_KMALLOC, 0);
 	if (!size)
 		kmem_bad_free("ksize", obj, KMEM_NOT_KMALLOC, __builtin_return_address(0));
 	return size;
@@ -213,7 +200,7 @@ struct kmem_cache *cache_struct_alloc(void)
 
 void cache_struct_free(struct kmem_cache *c)
 {
-	slob_free_tagged(c, SLOB_TAG_INTERNAL);
+	tagged_block(c, SLOB_TAG_INTERNAL, 1);
 }
 
 /* Without the registry (slab_common.h): a live cache is a live block of
@@ -221,7 +208,7 @@ void cache_struct_free(struct kmem_cache *c)
  * its tag cleared when it was freed. */
 int cache_struct_live(const struct kmem_cache *c)
 {
-	return tagged_size(c, SLOB_TAG_INTERNAL) != 0;
+	return tagged_block(c, SLOB_TAG_INTERNAL, 0) != 0;
 }
 
 int cache_open(struct kmem_cache *c)
@@ -231,15 +218,12 @@ int cache_open(struct kmem_cache *c)
 	return 0;
 }
 
-/* SLOB caches nothing: every object counted is a caller's.  Takes slob_lock. */
+/* SLOB caches nothing: every object counted is a caller's.  One word,
+ * read without slob_lock: the lock would give nothing more, as the count
+ * may change the moment it is dropped. */
 unsigned long cache_live_objects(struct kmem_cache *c)
 {
-	unsigned long flags, live;
-
-	flags = slob_lock_irqsave();
-	live = c->live;
-	slob_unlock_irqrestore(flags);
-	return live;
+	return READ_ONCE(c->live);
 }
 
 void cache_close(struct kmem_cache *c)

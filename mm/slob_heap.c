@@ -160,21 +160,21 @@ static struct page *find_free_place(slob_t *b, int units, slob_t ***link, slob_t
 static slob_t *heap_grow(unsigned long nr, unsigned int order, gfp_t gfp)
 {
 	struct page *page = alloc_pages(gfp & ~__GFP_ZERO, order);
-	unsigned long i;
+	slob_t *first, *b;
 
 	if (!page)
 		return NULL;
 	split_page_block(page, order, nr);
 	page_update_flags(page, nr, PG_slab, 0);
 	slob_heap_pages += nr;
-	for (i = 0; i < nr; i++, page++) {
+	first = page_address(page);
+	for (b = first; b < first + nr * SLOB_PAGE_UNITS; b += SLOB_PAGE_UNITS, page++) {
 		page->first_free = NULL;
-		page->largest_free = 0;
 		list_add(&page->lru, &slob_full);
-		kmem_mark_noaccess(page_address(page), PAGE_SIZE);
-		free_and_merge(page, free_list_head(page), NULL, page_address(page), SLOB_PAGE_UNITS);
+		kmem_mark_noaccess(b, PAGE_SIZE);
+		free_and_merge(page, free_list_head(page), NULL, b, SLOB_PAGE_UNITS);
 	}
-	return page_address(page - nr);
+	return first;
 }
 
 /* Gives page, entirely free, back to the page allocator. */
