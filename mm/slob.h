@@ -51,7 +51,8 @@ struct kmem_cache {
 KMEM_CACHE_COMMON_FIRST();
 
 /* slob_lock guards the heap (its pages, lists and counters), every
- * cache's live count and slob_internal_units.  Taken with interrupts saved:
+ * cache's live count (written under it, read without it) and
+ * slob_internal_units.  Taken with interrupts saved:
  * the shrinker timer and GFP_ATOMIC callers use the heap from interrupts.
  * The page allocator's zone_lock nests inside it. */
 extern spinlock_t slob_lock;
