@@ -217,7 +217,7 @@ static int block_free(slob_t *b, int units, int free)
 
 	if (run && !IS_ALIGNED((uintptr_t)b, PAGE_SIZE))
 		return -1;
-	for (k = 0; k <= free; k++) {
+	for (k = run ? 0 : free; k <= free; k++) {	/* a run is checked whole first */
 		for (left = units; left > 0; left -= n) {
 			slob_t *p = b + (units - left);
 
