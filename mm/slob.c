@@ -26,8 +26,7 @@
  * outside the lock.
  *
  * Shrinker.  A timer gives every entirely free heap page back once a
- * second, one page per hold of the lock (a freed run's pages go back at
- * once: slob_heap.c).
+ * second, one page per hold of the lock.
  *
  * Bad calls.  Refused with a report, nothing changed, when the heap can
  * tell cheaply (kmem_checks below; docs/design.md has the table); the
@@ -36,9 +35,10 @@
  * Lock order: slab_caches_lock (slab_registry.c, where a registry is
  * built), then slob_lock, then the page allocator's zone_lock.  slob_lock
  * guards the heap, the caches' live counts (read without it: one word)
- * and slob_internal_units; it is taken with interrupts saved (the shrinker and GFP_ATOMIC callers use
- * the heap from interrupts).  Constructors and destructors run without
- * it.  On SMP the lock's code is out of line, once (slob_lock_irqsave()).
+ * and slob_internal_units; it is taken with interrupts saved (the
+ * shrinker and GFP_ATOMIC callers use the heap from interrupts).
+ * Constructors and destructors run without it.  On SMP the lock's code
+ * is out of line, once (slob_lock_irqsave()).
  */
 #include <tiny/kernel.h>
 #include <tiny/fault_inject.h>

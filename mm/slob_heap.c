@@ -24,16 +24,15 @@
  * touches.
  *
  * Runs.  A block of more than a page, or aligned above a page (a cache
- * object), takes a run of fresh heap pages, all of them but the rest of
- * the last.  A run freed gives its pages that are left entirely free back
- * to the page allocator at once, rather than at the shrinker's next
- * tick: the next run needs contiguous pages, which the page allocator
- * then has again.
+ * object), takes a run of heap pages, all of them but the rest of the
+ * last: where the run freed last was, if its pages are still free, else
+ * fresh pages; so an object freed and allocated again does not need a
+ * block of contiguous pages the page allocator may no longer have.
  *
  * Cost.  An allocation walks the pages of its own list that are too
  * tight, then takes the first page of a higher one; a free walks one
- * page's free list (at most half a page of units).  The bound is printed by make
- * bench (the largest single-stepped call).
+ * page's free list (at most half a page of units).  The bound is printed
+ * by make bench (the largest single-stepped call).
  *
  * Locking: every function here runs with slob_lock held (slob.c), and the
  * page allocator's lock nests inside it.
@@ -114,7 +113,7 @@ static slob_t *page_first_fit(struct page *page, int units, int align)
 /* Gives [b, b + units) of page back, merging it with the free blocks it
  * touches; link is where it goes in the page's list, prev the free block
  * before it (NULL if none). */
-static void free_and_merge(struct page *page, slob_t **link, slob_t *prev, slob_t *b, int units)
+static noinline void free_and_merge(struct page *page, slob_t **link, slob_t *prev, slob_t *b, int units)
 {
 	slob_t *next = *link;
 	int merged = units;
@@ -177,28 +176,38 @@ static slob_t *heap_grow(unsigned long nr, unsigned int order, gfp_t gfp)
 	return first;
 }
 
-/* Gives page, entirely free, back to the page allocator. */
-static void release_page(struct page *page)
-{
-	list_del(&page->lru);
-	page_update_flags(page, 1, 0, PG_slab);
-	page->first_free = NULL;
-	page->largest_free = 0;
-	slob_heap_pages--;
-	slob_free_units -= SLOB_PAGE_UNITS;
-	__free_pages(page, 0);
-}
-
 /* ---- runs ---------------------------------------------------------------------- */
 
-/* A run of units units aligned to align units, of fresh pages: each
- * page's block cut from its start (a whole page, the last the rest).
- * NULL if out of memory. */
+static slob_t *slob_last_run;		/* where the run freed last begins */
+
+/* Can the heap cut a run of units units at b again: each of its pages a
+ * heap page whose first free block starts it, long enough for its part? */
+static int run_is_free(slob_t *b, int units)
+{
+	for (; units > 0; units -= SLOB_PAGE_UNITS, b += SLOB_PAGE_UNITS) {
+		struct page *page = virt_to_page(b);
+
+		if (!page || !(READ_ONCE(page->flags) & PG_slab) || page->first_free != b ||
+		    b->units < min(units, SLOB_PAGE_UNITS))
+			return 0;
+	}
+	return 1;
+}
+
+/* A run of units units aligned to align units: where the run freed last
+ * was if its pages are still free, else fresh pages; each page's block
+ * cut from its start (a whole page, the last the rest).  NULL if out of
+ * memory. */
 static slob_t *run_alloc(int units, int align, gfp_t gfp)
 {
-	slob_t *b = heap_grow(DIV_ROUND_UP((unsigned long)units, SLOB_PAGE_UNITS),
+	slob_t *b = slob_last_run;
+	struct page *page;
+
+	slob_last_run = NULL;
+	if (!b || align > SLOB_PAGE_UNITS || !run_is_free(b, units))
+		b = heap_grow(DIV_ROUND_UP((unsigned long)units, SLOB_PAGE_UNITS),
 			      get_order(max(units, align) * SLOB_UNIT), gfp);
-	struct page *page = b ? virt_to_page(b) : NULL;
+	page = b ? virt_to_page(b) : NULL;
 
 	for (; page && units > 0; units -= SLOB_PAGE_UNITS, page++)
 		cut_block(page, free_list_head(page), min(units, SLOB_PAGE_UNITS), 0);
@@ -207,8 +216,8 @@ static slob_t *run_alloc(int units, int align, gfp_t gfp)
 
 /* Checks (free 0) or frees (free 1) the block of units units at b, page
  * by page if it is a run (which starts a page): each part a block of the
- * page it lies in that overlaps no free block.  A run's page left entirely
- * free goes back to the page allocator.  0, or -1 (nothing changed). */
+ * page it lies in that overlaps no free block; a run freed is remembered.
+ * 0, or -1 (nothing changed). */
 static int block_free(slob_t *b, int units, int free)
 {
 	int run = units > SLOB_PAGE_UNITS, k, n, left;
@@ -227,10 +236,10 @@ static int block_free(slob_t *b, int units, int free)
 				return -1;
 			if (k)
 				free_and_merge(page, link, prev, p, n);
-			if (k && run && page->largest_free == SLOB_PAGE_UNITS)
-				release_page(page);
 		}
 	}
+	if (free && run)
+		slob_last_run = b;
 	return 0;
 }
 
@@ -297,10 +306,17 @@ slob_t *slob_heap_header(const void *obj, uintptr_t tag)
 unsigned long slob_heap_release_page(void)
 {
 	struct list_head *free = &slob_lists[SLOB_LISTS - 1];
+	struct page *page;
 
 	assert_spin_held(&slob_lock);
 	if (list_empty(free))
 		return 0;
-	release_page(list_first_entry(free, struct page, lru));
+	page = list_first_entry(free, struct page, lru);
+	list_del(&page->lru);
+	/* its first_free and largest_free mean nothing once it is not PG_slab */
+	page_update_flags(page, 1, 0, PG_slab);
+	slob_heap_pages--;
+	slob_free_units -= SLOB_PAGE_UNITS;
+	__free_pages(page, 0);
 	return 1;
 }
