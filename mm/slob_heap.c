@@ -169,7 +169,7 @@ static slob_t *heap_grow(unsigned long nr, unsigned int order, gfp_t gfp)
 	first = page_address(page);
 	for (b = first; b < first + nr * SLOB_PAGE_UNITS; b += SLOB_PAGE_UNITS, page++) {
 		page->first_free = NULL;
-		list_add(&page->lru, &slob_full);
+		INIT_LIST_HEAD(&page->lru);	/* page_relist() lists it */
 		kmem_mark_noaccess(b, PAGE_SIZE);
 		free_and_merge(page, free_list_head(page), NULL, b, SLOB_PAGE_UNITS);
 	}
