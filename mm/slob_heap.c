@@ -112,8 +112,10 @@ static slob_t *page_first_fit(struct page *page, int units, int align)
 
 /* Gives [b, b + units) of page back, merging it with the free blocks it
  * touches; link is where it goes in the page's list, prev the free block
- * before it (NULL if none). */
-static noinline void free_and_merge(struct page *page, slob_t **link, slob_t *prev, slob_t *b, int units)
+ * before it (NULL if none).  Built once (noinline), not into both of its
+ * callers, heap_grow() and block_free(). */
+static noinline void free_and_merge(struct page *page, slob_t **link, slob_t *prev, slob_t *b,
+				    int units)
 {
 	slob_t *next = *link;
 	int merged = units;
@@ -204,11 +206,11 @@ static slob_t *run_alloc(int units, int align, gfp_t gfp)
 	struct page *page;
 
 	slob_last_run = NULL;
-	if (!b || align > SLOB_PAGE_UNITS || !run_is_free(b, units))
+	if (!b || (align > SLOB_PAGE_UNITS && !IS_ALIGNED((uintptr_t)b, (uintptr_t)align * SLOB_UNIT)) ||
+	    !run_is_free(b, units))	/* a run starts a page: aligned to one */
 		b = heap_grow(DIV_ROUND_UP((unsigned long)units, SLOB_PAGE_UNITS),
 			      get_order(max(units, align) * SLOB_UNIT), gfp);
 	page = b ? virt_to_page(b) : NULL;
-
 	for (; page && units > 0; units -= SLOB_PAGE_UNITS, page++)
 		cut_block(page, free_list_head(page), min(units, SLOB_PAGE_UNITS), 0);
 	return b;
