@@ -59,8 +59,8 @@ struct page {
 	union {
 		void *slab_cache;	/* SLAB, SLUB: the cache of the slab */
 		unsigned long nr_pages;	/* PG_large: pages of the large block */
-		unsigned long free_units; /* SLOB small heap: units in the page's
-					 * free blocks (mm/slob_heap.c) */
+		unsigned long largest_free; /* SLOB small heap: units of the page's
+					 * largest free block (mm/slob_heap.c) */
 		unsigned long maps_used; /* SLOB fast heap, a map page: its start
 					 * maps handed out (mm/slob_fast.c) */
 		unsigned long slots_used; /* SLUB, a per-CPU data page: its slots

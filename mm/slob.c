@@ -6,9 +6,10 @@
  *
  * The heap.  Memory is counted in units of one block header (a size and
  * a link: 8 bytes on i386).  One heap of pages holds every block, behind
- * the small interface of slob.h: by default the first-fit heap of
+ * the small interface of slob.h: by default the small heap of
  * slob_heap.c (free blocks in address order, page by page, merged on
- * free); with CONFIG_SLOB_FAST_HEAP the segregated heap of slob_fast.c,
+ * free; the tightest page that fits is taken); with CONFIG_SLOB_FAST_HEAP
+ * the segregated heap of slob_fast.c,
  * whose operations are O(1) and whose start maps check every free.  A
  * free block never crosses a page boundary.  This file holds what both
  * heaps serve.
@@ -34,10 +35,11 @@
  *
  * Lock order: slab_caches_lock (slab_registry.c, where a registry is
  * built), then slob_lock, then the page allocator's zone_lock.  slob_lock
- * guards the heap, the caches' live counts and slob_internal_units; it is
- * taken with interrupts saved (the shrinker and GFP_ATOMIC callers use
- * the heap from interrupts).  Constructors and destructors run without
- * it.
+ * guards the heap, the caches' live counts (read without it: one word)
+ * and slob_internal_units; it is taken with interrupts saved (the
+ * shrinker and GFP_ATOMIC callers use the heap from interrupts).
+ * Constructors and destructors run without it.  On SMP the lock's code
+ * is out of line, once (slob_lock_irqsave()).
  */
 #include <tiny/kernel.h>
 #include <tiny/fault_inject.h>
@@ -52,10 +54,24 @@ const int kmem_ctor_every_alloc = 1;
 
 DEFINE_SPINLOCK(slob_lock);
 unsigned long slob_heap_pages, slob_free_units, slob_internal_units;
-static struct timer_list slob_shrink_timer;
 /* The object each CPU frees while its destructor runs (slob_lock dropped
  * for it), or NULL: another free of that object meanwhile is refused. */
 static void *slob_freeing[NR_CPUS];
+
+/* slob_lock taken with interrupts saved; returns the flags. */
+static slob_lock_attr unsigned long slob_lock_irqsave(void)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&slob_lock, flags);
+	return flags;
+}
+
+/* slob_lock given back, and the interrupt state flags. */
+static slob_lock_attr void slob_unlock_irqrestore(unsigned long flags)
+{
+	spin_unlock_irqrestore(&slob_lock, flags);
+}
 
 /* ---- blocks with a header ------------------------------------------------------- */
 
@@ -67,7 +83,7 @@ static void *slob_alloc(size_t size, gfp_t gfp, uintptr_t tag)
 	unsigned long flags;
 	slob_t *m;
 
-	spin_lock_irqsave(&slob_lock, flags);
+	flags = slob_lock_irqsave();
 	m = slob_heap_alloc(units, 0, gfp);
 	if (m) {
 		kmem_mark_internal(m, SLOB_UNIT);
@@ -77,7 +93,7 @@ static void *slob_alloc(size_t size, gfp_t gfp, uintptr_t tag)
 			slob_internal_units += (unsigned long)units;
 		m++;
 	}
-	spin_unlock_irqrestore(&slob_lock, flags);
+	slob_unlock_irqrestore(flags);
 	return m;
 }
 
@@ -92,30 +108,32 @@ static void slob_mark_gone(const void *obj, int units, uintptr_t tag)
 		kmem_mark_noaccess(obj, (units - 1) * SLOB_UNIT);
 }
 
-/* Frees the live block tagged tag whose body is obj: 0, or -1 (nothing
- * changed) if obj is none.  Any context; takes slob_lock. */
-static int slob_free_tagged(const void *obj, uintptr_t tag)
+/* The bytes of the live block tagged tag whose body is obj (its header
+ * left out), or 0 if it is none; with free set, the block is freed too
+ * (0, and nothing changed, if the heap refuses it).  Any context; takes
+ * slob_lock. */
+static size_t tagged_block(const void *obj, uintptr_t tag, int free)
 {
 	unsigned long flags;
 	slob_t *m;
-	int units = 0;
+	int units;
 
-	spin_lock_irqsave(&slob_lock, flags);
+	flags = slob_lock_irqsave();
 	m = slob_heap_header(obj, tag);
-	if (m) {
-		units = m->units;
+	units = m ? m->units : 1;
+	if (m && free) {
 		m->next = NULL;		/* no stale tag left in the heap */
 		slob_mark_gone(obj, units, tag);
 		if (slob_heap_free(m, units)) {
 			kmem_mark_allocated(obj, (units - 1) * SLOB_UNIT, 1);
 			m->next = slob_tag(m, tag);
-			m = NULL;
+			units = 1;
+		} else if (tag == SLOB_TAG_INTERNAL) {
+			slob_internal_units -= (unsigned long)units;
 		}
 	}
-	if (m && tag == SLOB_TAG_INTERNAL)
-		slob_internal_units -= (unsigned long)units;
-	spin_unlock_irqrestore(&slob_lock, flags);
-	return m ? 0 : -1;
+	slob_unlock_irqrestore(flags);
+	return (size_t)(units - 1) * SLOB_UNIT;
 }
 
 /* ---- kmalloc ------------------------------------------------------------------------ */
@@ -145,26 +163,11 @@ void __kfree(const void *obj)
 {
 	if (ZERO_OR_NULL_PTR(obj))
 		return;
-	if (kfree_large(obj, virt_to_page(obj)) && slob_free_tagged(obj, SLOB_TAG_KMALLOC)) {
+	if (kfree_large(obj, virt_to_page(obj)) && !tagged_block(obj, SLOB_TAG_KMALLOC, 1)) {
 		kmem_bad_free("kfree", obj, KMEM_NOT_KMALLOC, __builtin_return_address(0));
 		return;
 	}
 	kmem_debug_validate("kfree", obj);
-}
-
-/* The bytes of the live block tagged tag whose body is obj (its header
- * left out), or 0 if it is none.  Any context; takes slob_lock. */
-static size_t tagged_size(const void *obj, uintptr_t tag)
-{
-	unsigned long flags;
-	slob_t *m;
-	size_t size;
-
-	spin_lock_irqsave(&slob_lock, flags);
-	m = slob_heap_header(obj, tag);
-	size = m ? (size_t)(m->units - 1) * SLOB_UNIT : 0;
-	spin_unlock_irqrestore(&slob_lock, flags);
-	return size;
 }
 
 size_t __ksize(const void *obj)
@@ -175,7 +178,7 @@ size_t __ksize(const void *obj)
 		return 0;
 	size = ksize_large(obj, virt_to_page(obj));
 	if (!size)
-		size = tagged_size(obj, SLOB_TAG_KMALLOC);
+		size = tagged_block(obj, SLOB_TAG_KMALLOC, 0);
 	if (!size)
 		kmem_bad_free("ksize", obj, KMEM_NOT_KMALLOC, __builtin_return_address(0));
 	return size;
@@ -199,7 +202,7 @@ struct kmem_cache *cache_struct_alloc(void)
 
 void cache_struct_free(struct kmem_cache *c)
 {
-	slob_free_tagged(c, SLOB_TAG_INTERNAL);
+	tagged_block(c, SLOB_TAG_INTERNAL, 1);
 }
 
 /* Without the registry (slab_common.h): a live cache is a live block of
@@ -207,7 +210,7 @@ void cache_struct_free(struct kmem_cache *c)
  * its tag cleared when it was freed. */
 int cache_struct_live(const struct kmem_cache *c)
 {
-	return tagged_size(c, SLOB_TAG_INTERNAL) != 0;
+	return tagged_block(c, SLOB_TAG_INTERNAL, 0) != 0;
 }
 
 int cache_open(struct kmem_cache *c)
@@ -217,15 +220,12 @@ int cache_open(struct kmem_cache *c)
 	return 0;
 }
 
-/* SLOB caches nothing: every object counted is a caller's.  Takes slob_lock. */
+/* SLOB caches nothing: every object counted is a caller's.  One word,
+ * read without slob_lock: the lock would give nothing more, as the count
+ * may change the moment it is dropped. */
 unsigned long cache_live_objects(struct kmem_cache *c)
 {
-	unsigned long flags, live;
-
-	spin_lock_irqsave(&slob_lock, flags);
-	live = c->live;
-	spin_unlock_irqrestore(&slob_lock, flags);
-	return live;
+	return READ_ONCE(c->live);
 }
 
 void cache_close(struct kmem_cache *c)
@@ -239,10 +239,10 @@ static void *cache_take(struct kmem_cache *c, gfp_t gfp)
 	unsigned long flags;
 	void *b;
 
-	spin_lock_irqsave(&slob_lock, flags);
+	flags = slob_lock_irqsave();
 	b = slob_heap_alloc(c->units, c->align_units, gfp);
 	c->live += b != NULL;
-	spin_unlock_irqrestore(&slob_lock, flags);
+	slob_unlock_irqrestore(flags);
 	return b;
 }
 
@@ -310,7 +310,7 @@ void __kmem_cache_free(struct kmem_cache *c, void *b)
 
 	if (!b)
 		return;
-	spin_lock_irqsave(&slob_lock, flags);
+	flags = slob_lock_irqsave();
 	ok = !being_freed(b);
 	if (ok && c->common.dtor) {	/* checked first; marked, so that a second free is refused */
 		void **mine = &slob_freeing[smp_processor_id()], *outer = *mine;
@@ -318,14 +318,14 @@ void __kmem_cache_free(struct kmem_cache *c, void *b)
 		ok = cache_object_ok(c, b);
 		if (ok) {
 			*mine = b;
-			spin_unlock_irqrestore(&slob_lock, flags);
+			slob_unlock_irqrestore(flags);
 			c->common.dtor(b);
-			spin_lock_irqsave(&slob_lock, flags);
+			flags = slob_lock_irqsave();
 			*mine = outer;
 		}
 	}
 	ok = ok && slob_free_object(c, b);	/* the heap checks b again as it frees it */
-	spin_unlock_irqrestore(&slob_lock, flags);
+	slob_unlock_irqrestore(flags);
 	if (!ok) {
 		kmem_bad_free("kmem_cache_free", b, KMEM_NOT_CACHE_OBJECT, __builtin_return_address(0));
 		return;
@@ -342,9 +342,9 @@ static unsigned long slob_shrink(void)
 	unsigned long flags, count = 0, n;
 
 	do {
-		spin_lock_irqsave(&slob_lock, flags);
+		flags = slob_lock_irqsave();
 		n = slob_heap_release_page();
-		spin_unlock_irqrestore(&slob_lock, flags);
+		slob_unlock_irqrestore(flags);
 		count += n;
 	} while (n);
 	return count;
@@ -360,6 +360,11 @@ unsigned long __kmem_reclaim(void)
 	return slob_shrink();
 }
 
+static void slob_shrink_timer_fn(unsigned long data);
+static DEFINE_TIMER(slob_shrink_timer, slob_shrink_timer_fn, 0);
+
+/* Shrinks the heap and arms the timer for the next second: the timer's
+ * function, and called once at boot to start it. */
 static void slob_shrink_timer_fn(unsigned long data)
 {
 	slob_shrink();
@@ -373,19 +378,18 @@ void kmem_cache_init(void)
 
 void kmem_cache_init_late(void)
 {
-	setup_timer(&slob_shrink_timer, slob_shrink_timer_fn, 0);
-	mod_timer(&slob_shrink_timer, round_jiffies_period(jiffies, HZ));
+	slob_shrink_timer_fn(0);
 }
 
 void __kmem_get_stats(struct kmem_stats *st)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&slob_lock, flags);
+	flags = slob_lock_irqsave();
 	st->slab_pages = slob_heap_pages + slob_heap_meta_pages;
 	st->bytes_used = slob_heap_pages * PAGE_SIZE -
 			 (slob_free_units + slob_internal_units) * SLOB_UNIT;
-	spin_unlock_irqrestore(&slob_lock, flags);
+	slob_unlock_irqrestore(flags);
 	st->large_pages = (unsigned long)atomic_long_read(&large_block_pages);
 }
 

@@ -1,5 +1,5 @@
 /* slob.h - SLOB's internals, shared by slob.c (kmalloc, caches, the
- * shrinker), the heap it is built with (slob_heap.c, the small first-fit
+ * shrinker), the heap it is built with (slob_heap.c, the small best-fit-by-page
  * heap, or slob_fast.c, the segregated one: CONFIG_SLOB_FAST_HEAP) and the
  * reports (slob_info.c and the heap's own).  Not a public header.
  *
@@ -51,10 +51,19 @@ struct kmem_cache {
 KMEM_CACHE_COMMON_FIRST();
 
 /* slob_lock guards the heap (its pages, lists and counters), every
- * cache's live count and slob_internal_units.  Taken with interrupts saved:
+ * cache's live count (written under it, read without it) and
+ * slob_internal_units.  Taken with interrupts saved:
  * the shrinker timer and GFP_ATOMIC callers use the heap from interrupts.
  * The page allocator's zone_lock nests inside it. */
 extern spinlock_t slob_lock;
+/* How slob.c's slob_lock_irqsave() and slob_unlock_irqrestore() are
+ * built: out of line on SMP, where the lock's code is long, so that it is
+ * there once; inline on a uniprocessor, where it is a cli. */
+#if IS_ENABLED(CONFIG_SMP)
+#define slob_lock_attr		noinline
+#else
+#define slob_lock_attr		__always_inline
+#endif
 extern unsigned long slob_heap_pages;		/* pages the heap holds */
 extern unsigned long slob_free_units;		/* units in free blocks */
 extern unsigned long slob_internal_units;	/* units of the allocator's own blocks */

@@ -1,18 +1,22 @@
-/* slob_heap.c - SLOB's small heap: first fit, page by page (the default;
+/* slob_heap.c - SLOB's small heap: best fit by page, first fit in the page
+ * (the default;
  * CONFIG_SLOB_FAST_HEAP=n).
  *
  * Pages.  Each heap page keeps its free blocks on a list of its own, in
- * address order: page->first_free is the first, page->free_units the units they
- * hold.  Pages with a free block sit on slob_lists[] by those units, two
- * lists per power of two; the others on slob_full, so that nothing walks
- * them.  A free block is at least one unit: its size and the next free
- * block of its page.
+ * address order: page->first_free is the first, page->largest_free the
+ * units of the largest.  Pages with a free block sit on slob_lists[] by
+ * that largest block, one list per power of two; the others on slob_full,
+ * so that nothing walks them.  A free block is at least one unit: its
+ * size and the next free block of its page.
  *
- * Allocation.  n units are sought from the first list whose every page has
- * n free units or more, upward; in a page the first block that fits (with
- * the alignment asked for) is cut, its unaligned head and its tail staying
- * free.  The tails of partly used pages so fill before the heap grows by a
- * page.
+ * Allocation.  n units are sought from the list of n's power of two,
+ * upward, in the first page whose largest free block holds n: the
+ * tightest pages are tried first (best fit by page), and a page tried
+ * fits unless the alignment asked for does not.  In the page the first
+ * block that fits is cut, its unaligned head and its tail staying free.
+ * The tails of partly used pages so fill before the heap grows by a page.
+ * A page's largest block is found again (a walk of its list) only when
+ * the block cut was it.
  *
  * Free.  The block's page's list is walked to the block's place; a block
  * that overlaps a free one is refused (so a double free is seen as the
@@ -20,15 +24,15 @@
  * touches.
  *
  * Runs.  A block of more than a page, or aligned above a page (a cache
- * object), takes a run of fresh heap pages, all of them but the rest of
- * the last; a run freed is remembered, and the next run is taken there if
- * its pages are still free, so that an object freed and allocated again
- * does not need a fresh block of pages the page allocator may no longer
- * have.
+ * object), takes a run of heap pages, all of them but the rest of the
+ * last: where the run freed last was, if its pages are still free, else
+ * fresh pages; so an object freed and allocated again does not need a
+ * block of contiguous pages the page allocator may no longer have.
  *
- * Cost.  An allocation may try every partial page; a free walks one page's
- * free list (at most half a page of units).  The bound is printed by make
- * bench (the largest single-stepped call).
+ * Cost.  An allocation walks the pages of its own list that are too
+ * tight, then takes the first page of a higher one; a free walks one
+ * page's free list (at most half a page of units).  The bound is printed
+ * by make bench (the largest single-stepped call).
  *
  * Locking: every function here runs with slob_lock held (slob.c), and the
  * page allocator's lock nests inside it.
@@ -37,21 +41,26 @@
 #include <tiny/memcheck.h>
 #include "slob_heap.h"
 
-const char slob_heap_name[] = "first-fit";
+const char slob_heap_name[] = "best-fit";
 /* what this heap cannot tell: a headerless object is just units */
 const unsigned long kmem_checks = KMEM_CHECKS_ALL & ~KMEM_CHECK(INSIDE_OBJECT) &
 				  ~KMEM_CHECK(WRONG_CACHE) & ~KMEM_CHECK(WRONG_CACHE_SAME_SIZE) &
 				  ~KMEM_CHECK(KMALLOC_TO_CACHE) & ~KMEM_CHECK(DESTROYED_CACHE);
 
-struct list_head slob_lists[SLOB_LISTS];	/* heap pages by their free units */
+struct list_head slob_lists[SLOB_LISTS];	/* heap pages by their largest free block */
 LIST_HEAD(slob_full);			/* heap pages without a free block */
-static slob_t *slob_last_run;		/* where the run freed last begins */
 
-/* Puts page on the list its free units say. */
+/* Finds page's largest free block again (a walk of its free list) and
+ * puts the page on the list that says. */
 static void page_relist(struct page *page)
 {
-	list_move(&page->lru, page->free_units ? &slob_lists[list_of_units(page->free_units)] :
-						 &slob_full);
+	unsigned long largest = 0;
+	slob_t *b;
+
+	for (b = page->first_free; b; b = b->next)
+		largest = max(largest, (unsigned long)b->units);
+	page->largest_free = largest;
+	list_move_tail(&page->lru, largest ? &slob_lists[list_of_units(largest)] : &slob_full);
 }
 
 /* Makes [b, b + units) a free block whose next is next. */
@@ -83,7 +92,6 @@ static slob_t *cut_block(struct page *page, slob_t **link, int units, int align)
 		after = b + units;
 	}
 	*link = after;
-	page->free_units -= (unsigned long)units;
 	slob_free_units -= (unsigned long)units;
 	page_relist(page);
 	return b;
@@ -104,8 +112,10 @@ static slob_t *page_first_fit(struct page *page, int units, int align)
 
 /* Gives [b, b + units) of page back, merging it with the free blocks it
  * touches; link is where it goes in the page's list, prev the free block
- * before it (NULL if none). */
-static void free_and_merge(struct page *page, slob_t **link, slob_t *prev, slob_t *b, int units)
+ * before it (NULL if none).  Built once (noinline), not into both of its
+ * callers, heap_grow() and block_free(). */
+static noinline void free_and_merge(struct page *page, slob_t **link, slob_t *prev, slob_t *b,
+				    int units)
 {
 	slob_t *next = *link;
 	int merged = units;
@@ -121,7 +131,6 @@ static void free_and_merge(struct page *page, slob_t **link, slob_t *prev, slob_
 		make_free_block(b, merged, next);
 		*link = b;
 	}
-	page->free_units += (unsigned long)units;
 	slob_free_units += (unsigned long)units;
 	page_relist(page);
 }
@@ -152,29 +161,30 @@ static struct page *find_free_place(slob_t *b, int units, slob_t ***link, slob_t
 static slob_t *heap_grow(unsigned long nr, unsigned int order, gfp_t gfp)
 {
 	struct page *page = alloc_pages(gfp & ~__GFP_ZERO, order);
-	unsigned long i;
+	slob_t *first, *b;
 
 	if (!page)
 		return NULL;
 	split_page_block(page, order, nr);
 	page_update_flags(page, nr, PG_slab, 0);
 	slob_heap_pages += nr;
-	for (i = 0; i < nr; i++, page++) {
+	first = page_address(page);
+	for (b = first; b < first + nr * SLOB_PAGE_UNITS; b += SLOB_PAGE_UNITS, page++) {
 		page->first_free = NULL;
-		page->free_units = 0;
-		list_add(&page->lru, &slob_full);
-		kmem_mark_noaccess(page_address(page), PAGE_SIZE);
-		free_and_merge(page, free_list_head(page), NULL, page_address(page), SLOB_PAGE_UNITS);
+		INIT_LIST_HEAD(&page->lru);	/* page_relist() lists it */
+		kmem_mark_noaccess(b, PAGE_SIZE);
+		free_and_merge(page, free_list_head(page), NULL, b, SLOB_PAGE_UNITS);
 	}
-	return page_address(page - nr);
+	return first;
 }
 
 /* ---- runs ---------------------------------------------------------------------- */
 
-/* Takes (take 1) or says whether it could take (take 0) a run of units
- * units from the pages at b: each must start with a free block long
- * enough for its part (a whole page, the last the rest). */
-static int run_take(slob_t *b, int units, int take)
+static slob_t *slob_last_run;		/* where the run freed last begins */
+
+/* Can the heap cut a run of units units at b again: each of its pages a
+ * heap page whose first free block starts it, long enough for its part? */
+static int run_is_free(slob_t *b, int units)
 {
 	for (; units > 0; units -= SLOB_PAGE_UNITS, b += SLOB_PAGE_UNITS) {
 		struct page *page = virt_to_page(b);
@@ -182,50 +192,55 @@ static int run_take(slob_t *b, int units, int take)
 		if (!page || !(READ_ONCE(page->flags) & PG_slab) || page->first_free != b ||
 		    b->units < min(units, SLOB_PAGE_UNITS))
 			return 0;
-		if (take)
-			cut_block(page, free_list_head(page), min(units, SLOB_PAGE_UNITS), 0);
 	}
 	return 1;
 }
 
 /* A run of units units aligned to align units: where the run freed last
- * was, if its pages are still free, else fresh pages.  NULL if out of
+ * was if its pages are still free, else fresh pages; each page's block
+ * cut from its start (a whole page, the last the rest).  NULL if out of
  * memory. */
 static slob_t *run_alloc(int units, int align, gfp_t gfp)
 {
 	slob_t *b = slob_last_run;
+	struct page *page;
 
 	slob_last_run = NULL;
-	if (!b || (align > 1 && !IS_ALIGNED((uintptr_t)b, (uintptr_t)align * SLOB_UNIT)) ||
-	    !run_take(b, units, 0))
+	if (!b || (align > SLOB_PAGE_UNITS && !IS_ALIGNED((uintptr_t)b, (uintptr_t)align * SLOB_UNIT)) ||
+	    !run_is_free(b, units))	/* a run starts a page: aligned to one */
 		b = heap_grow(DIV_ROUND_UP((unsigned long)units, SLOB_PAGE_UNITS),
-			 get_order(max(units, align) * SLOB_UNIT), gfp);
-	if (b)
-		run_take(b, units, 1);
+			      get_order(max(units, align) * SLOB_UNIT), gfp);
+	page = b ? virt_to_page(b) : NULL;
+	for (; page && units > 0; units -= SLOB_PAGE_UNITS, page++)
+		cut_block(page, free_list_head(page), min(units, SLOB_PAGE_UNITS), 0);
 	return b;
 }
 
-/* Checks (free 0) or frees (free 1) the run of units units at b: page by
- * page, each a block of the page it starts.  0, or -1 (nothing changed). */
-static int run_free(slob_t *b, int units, int free)
+/* Checks (free 0) or frees (free 1) the block of units units at b, page
+ * by page if it is a run (which starts a page): each part a block of the
+ * page it lies in that overlaps no free block; a run freed is remembered.
+ * 0, or -1 (nothing changed). */
+static int block_free(slob_t *b, int units, int free)
 {
+	int run = units > SLOB_PAGE_UNITS, k, n, left;
 	slob_t **link, *prev;
 	struct page *page;
-	int k, n, left;
 
-	for (k = 0; k <= free; k++) {
-		for (left = units, page = NULL; left > 0; left -= n) {
+	if (run && !IS_ALIGNED((uintptr_t)b, PAGE_SIZE))
+		return -1;
+	for (k = run ? 0 : free; k <= free; k++) {	/* a run is checked whole first */
+		for (left = units; left > 0; left -= n) {
 			slob_t *p = b + (units - left);
 
 			n = min(left, SLOB_PAGE_UNITS);
 			page = find_free_place(p, n, &link, &prev);
-			if (!page || (p == b && (prev || !IS_ALIGNED((uintptr_t)b, PAGE_SIZE))))
+			if (!page)
 				return -1;
 			if (k)
 				free_and_merge(page, link, prev, p, n);
 		}
 	}
-	if (free)
+	if (free && run)
 		slob_last_run = b;
 	return 0;
 }
@@ -249,40 +264,29 @@ slob_t *slob_heap_alloc(int units, int align, gfp_t gfp)
 	assert_spin_held(&slob_lock);
 	if (units > SLOB_PAGE_UNITS || align > SLOB_PAGE_UNITS)
 		return run_alloc(units, align, gfp);
-	for (k = first_list_fitting((unsigned long)units); k < SLOB_LISTS; k++) {
-		list_for_each_entry(page, &slob_lists[k], lru) {
-			b = page_first_fit(page, units, align);
-			if (b)
-				return b;
+	do {
+		for (k = list_of_units((unsigned long)units); k < SLOB_LISTS; k++) {
+			list_for_each_entry(page, &slob_lists[k], lru) {
+				b = page->largest_free >= (unsigned long)units ?
+					    page_first_fit(page, units, align) : NULL;
+				if (b)
+					return b;
+			}
 		}
-	}
-	b = heap_grow(1, 0, gfp);
-	return b ? page_first_fit(virt_to_page(b), units, align) : NULL;
+	} while (heap_grow(1, 0, gfp));	/* a fresh page fits any block of a page */
+	return NULL;
 }
 
 int slob_heap_check(slob_t *b, int units)
 {
-	slob_t **link, *prev;
-
 	assert_spin_held(&slob_lock);
-	if (units > SLOB_PAGE_UNITS)
-		return run_free(b, units, 0);
-	return find_free_place(b, units, &link, &prev) ? 0 : -1;
+	return block_free(b, units, 0);
 }
 
 int slob_heap_free(slob_t *b, int units)
 {
-	slob_t **link, *prev;
-	struct page *page;
-
 	assert_spin_held(&slob_lock);
-	if (units > SLOB_PAGE_UNITS)
-		return run_free(b, units, 1);
-	page = find_free_place(b, units, &link, &prev);
-	if (!page)
-		return -1;
-	free_and_merge(page, link, prev, b, units);
-	return 0;
+	return block_free(b, units, 1);
 }
 
 slob_t *slob_heap_header(const void *obj, uintptr_t tag)
@@ -303,18 +307,18 @@ slob_t *slob_heap_header(const void *obj, uintptr_t tag)
 
 unsigned long slob_heap_release_page(void)
 {
+	struct list_head *free = &slob_lists[SLOB_LISTS - 1];
 	struct page *page;
 
 	assert_spin_held(&slob_lock);
-	list_for_each_entry(page, &slob_lists[SLOB_LISTS - 1], lru) {
-		list_del(&page->lru);
-		page_update_flags(page, 1, 0, PG_slab);
-		page->first_free = NULL;
-		page->free_units = 0;
-		slob_heap_pages--;
-		slob_free_units -= SLOB_PAGE_UNITS;
-		__free_pages(page, 0);
-		return 1;
-	}
-	return 0;
+	if (list_empty(free))
+		return 0;
+	page = list_first_entry(free, struct page, lru);
+	list_del(&page->lru);
+	/* its first_free and largest_free mean nothing once it is not PG_slab */
+	page_update_flags(page, 1, 0, PG_slab);
+	slob_heap_pages--;
+	slob_free_units -= SLOB_PAGE_UNITS;
+	__free_pages(page, 0);
+	return 1;
 }

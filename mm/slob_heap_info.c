@@ -1,4 +1,4 @@
-/* slob_heap_info.c - the first-fit heap's part of SLOB's report and
+/* slob_heap_info.c - the small heap's part of SLOB's report and
  * validator (see slob_heap.c for the layout they check). */
 #include <tiny/kernel.h>
 #include "slob_heap.h"
@@ -10,13 +10,13 @@ struct heap_walk {
 };
 
 /* Checks one heap page's free list: blocks inside the page, in address
- * order, never touching (they would have merged), holding page->free_units
- * units; and the page on the list its free units say (list: -1 for
+ * order, never touching (they would have merged), the largest of
+ * page->largest_free units; and the page on the list that size says (list: -1 for
  * slob_full, else k for slob_lists[k]).  slob_lock held. */
 static int validate_page(struct page *page, int list, struct heap_walk *w)
 {
 	slob_t *base = page_address(page), *b, *end = base + SLOB_PAGE_UNITS, *prev = NULL;
-	unsigned long units = 0, n = 0;
+	unsigned long units = 0, n = 0, largest = 0;
 	int errors = 0;
 
 	assert_spin_held(&slob_lock);
@@ -34,14 +34,14 @@ static int validate_page(struct page *page, int list, struct heap_walk *w)
 			bad("page %p: free blocks %p and %p touch or overlap\n", (void *)base,
 			    (void *)prev, (void *)b);
 		units += (unsigned long)b->units;
-		w->largest = max(w->largest, (unsigned long)b->units);
+		largest = max(largest, (unsigned long)b->units);
 	}
-	if (units != page->free_units)
-		bad("page %p: free blocks hold %lu units, the page says %lu\n", (void *)base, units,
-		    page->free_units);
-	if (units ? list < 0 || (1UL << (list / 2)) > units || units >= (2UL << (list / 2)) ||
-		    (list & 1) != (int)(((units << 1) >> (list / 2)) & 1) : list >= 0)
-		bad("page %p: %lu free units, on list %d\n", (void *)base, units, list);
+	w->largest = max(w->largest, largest);
+	if (largest != page->largest_free)
+		bad("page %p: largest free block %lu units, the page says %lu\n", (void *)base,
+		    largest, page->largest_free);
+	if (largest ? list < 0 || (1UL << list) > largest || largest >= (2UL << list) : list >= 0)
+		bad("page %p: largest free block %lu units, on list %d\n", (void *)base, largest, list);
 	w->pages++;
 	w->partial += units != 0;
 	w->blocks += n;

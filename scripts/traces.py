@@ -119,6 +119,43 @@ def page_floor(replay):
     return pages, peak, sum(1 for n in at_peak.values() if n > 0)
 
 
+def heap_floor(replay, unit=8, header=1):
+    """The fewest pages SLOB's heap can hold at the trace's peak of live bytes: every
+    live object end to end in units of unit bytes (a cache object of at least two
+    units, a kmalloc() with its one-unit header), the kmalloc()s of a page less a unit
+    or more in whole pages of their own.  Returns pages."""
+    with open(replay, "rb") as f:
+        data = f.read()
+    nr_caches, nr_ops = struct.unpack_from("<II", data, 8)
+    sizes = [struct.unpack_from("<I", data, 32 + 32 * i)[0] for i in range(nr_caches)]
+    base = 32 + 32 * nr_caches
+    slots = {}
+    live = peak = units = large = 0
+    at_peak = (0, 0)
+    for n in range(nr_ops):
+        code, arg = struct.unpack_from("<II", data, base + 8 * n)
+        op, slot = code & 3, code >> 8
+        if op == 3:
+            continue
+        if op == 2:
+            size, u, pages = slots.pop(slot)
+            live, units, large = live - size, units - u, large - pages
+            continue
+        size = arg if op == 0 else sizes[arg]
+        u = pages = 0
+        if op == 0 and size >= PAGE - unit:
+            pages = -(-size // PAGE)
+        elif op == 0:
+            u = (size + unit - 1) // unit + header if size else 0
+        else:
+            u = max((size + unit - 1) // unit, 2)
+        slots[slot] = (size, u, pages)
+        live, units, large = live + size, units + u, large + pages
+        if live > peak:
+            peak, at_peak = live, (units, large)
+    return -(-at_peak[0] * unit // PAGE) + at_peak[1]
+
+
 def stats(path):
     """scripts/trace2replay --stats-json of a trace (converted into a temporary file)."""
     with tempfile.TemporaryDirectory() as tmp:

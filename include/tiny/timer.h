@@ -66,6 +66,9 @@ struct timer_list {
 	int pending;			/* on a list (written under its base's lock) */
 };
 
+/* A timer defined ready to arm: as setup_timer() leaves it. */
+#define DEFINE_TIMER(name, fn, d)	struct timer_list name = { .function = (fn), .data = (d) }
+
 void init_timer(struct timer_list *timer);
 void setup_timer(struct timer_list *timer, void (*function)(unsigned long),
 		 unsigned long data);

@@ -11,7 +11,7 @@ has vmlinux's symbols.  The commands, in the spirit of Linux's scripts/gdb:
                  counted by walking each cache's slab lists, with each
                  online CPU's magazine (avail/limit), and the large kmalloc
                  blocks; SLOB: kmem_report()'s lines: the heap (the
-                 first-fit heap: its page lists and each page's free list
+                 small heap: its page lists and each page's free list
                  walked; the segregated heap: its pages parsed by their
                  start maps for the bytes in use, its class lists walked
                  for blocks, bytes, largest; "ts-slabinfo -v" lists each
@@ -290,11 +290,11 @@ class Slabinfo(Command):
         self.out(f"# large kmalloc blocks: {blocks} blocks, {pages} pages "
                  f"({pages * PAGE_SIZE // 1024} kB)")
 
-    # SLOB: the heap walked (the first-fit heap's page lists and each page's
+    # SLOB: the heap walked (the small heap's page lists and each page's
     # free list, or the segregated heap's class lists and start maps), the
     # large blocks found in mem_map by their head pages, the cache list; only
     # the counters of what no walk can see (the allocator's own blocks in the
-    # first-fit heap) are read as they are.
+    # small heap) are read as they are.
     def slob(self, verbose):
         heap = SlobFastHeap() if has_symbol("slob_free_lists") else SlobSmallHeap()
         say = verbose and self.out
@@ -513,8 +513,8 @@ class SlobFastHeap:
 
 
 class SlobSmallHeap:
-    """SLOB's first-fit heap as slob_heap.c lays it out: heap pages on
-    slob_lists[] by their free units and on slob_full, each with its free
+    """SLOB's small heap as slob_heap.c lays it out: heap pages on
+    slob_lists[] by their largest free block and on slob_full, each with its free
     blocks from page->first_free in address order."""
 
     def __init__(self):
@@ -547,7 +547,7 @@ class SlobSmallHeap:
                         say(f"  free block {int(b):#010x}: {units * self.unit} bytes")
                     b = b["next"]
                 blocks += n
-        line = (f"SLOB heap (first-fit): {pages} pages ({pages * PAGE_SIZE // 1024} kB), "
+        line = (f"SLOB heap (best-fit): {pages} pages ({pages * PAGE_SIZE // 1024} kB), "
                 f"{free_units * self.unit} bytes free in {blocks} blocks on {partial} pages "
                 f"(largest {largest * self.unit})")
         return line, pages, free_units, int(sym("slob_internal_units"))

@@ -260,12 +260,13 @@ static void give_pages_back(void **chain)
  * be allocated again at once: the run it leaves is taken again where it
  * is, not asked of the page allocator (which has no block of two pages,
  * nor any page).  The fuzzer found this failing: "no object right after
- * freeing one".
+ * freeing one".  The same for a cache aligned above a page: the run is
+ * aligned as it asks.
  */
-static void run_freed_is_taken_again_without_pages(struct ktest *t)
+static void rerun_without_pages(struct ktest *t, size_t align)
 {
 	size_t size = PAGE_SIZE + PAGE_SIZE / 2 + 64;
-	struct kmem_cache *c = kmem_cache_create("test_rerun", size, 0, 0, NULL, NULL);
+	struct kmem_cache *c = kmem_cache_create("test_rerun", size, align, 0, NULL, NULL);
 	unsigned long flags;
 	void **pages, *obj, *again;
 
@@ -279,12 +280,19 @@ static void run_freed_is_taken_again_without_pages(struct ktest *t)
 	again = kmem_cache_alloc(c, GFP_ATOMIC | __GFP_NOWARN);
 	KTEST_EXPECT_NOT_NULL(t, obj);
 	KTEST_EXPECT_PTR_EQ(t, again, obj);
+	KTEST_EXPECT_TRUE(t, !align || IS_ALIGNED((uintptr_t)again, align));
 	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
 	if (again)
 		kmem_cache_free(c, again);
 	give_pages_back(pages);
 	local_irq_restore(flags);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+static void run_freed_is_taken_again_without_pages(struct ktest *t)
+{
+	rerun_without_pages(t, 0);
+	rerun_without_pages(t, 2 * PAGE_SIZE);
 }
 
 /* A bigblock holds exactly the pages it needs: the rest of the power-of-two
