@@ -76,6 +76,22 @@ SLAB_CLASSES = (8, 16, 24, 32, 40, 48, 64, 96, 128, 160, 192, 224, 256, 320, 384
 PAGE = 4096
 
 
+def replay_ops(replay):
+    """The allocations and frees of a replay file, in order: (op, slot, size, cache) with
+    op 0 a kmalloc() of size bytes, 1 an object of cache number cache (size its object
+    size), 2 a free (size 0); the TIME ops left out."""
+    with open(replay, "rb") as f:
+        data = f.read()
+    nr_caches, nr_ops = struct.unpack_from("<II", data, 8)
+    sizes = [struct.unpack_from("<I", data, 32 + 32 * i)[0] for i in range(nr_caches)]
+    base = 32 + 32 * nr_caches
+    for n in range(nr_ops):
+        code, arg = struct.unpack_from("<II", data, base + 8 * n)
+        op, slot = code & 3, code >> 8
+        if op != 3:
+            yield op, slot, arg if op == 0 else sizes[arg] if op == 1 else 0, arg
+
+
 def page_floor(replay):
     """The fewest pages an allocator can hold at the trace's peak of live bytes if it
     gives every cache and every kmalloc() size class (SLAB's) pages of its own: each
@@ -83,30 +99,20 @@ def page_floor(replay):
     last page, nothing cached; larger kmalloc()s take whole pages.  Returns (pages,
     peak live bytes, caches and classes live there).  SLAB cannot go below it; SLOB,
     whose heap pages mix every cache, can."""
-    with open(replay, "rb") as f:
-        data = f.read()
-    nr_caches, nr_ops = struct.unpack_from("<II", data, 8)
-    sizes = [struct.unpack_from("<I", data, 32 + 32 * i)[0] for i in range(nr_caches)]
-    base = 32 + 32 * nr_caches
     slots, count = {}, {}
     live = peak = 0
     at_peak = {}
-    for n in range(nr_ops):
-        code, arg = struct.unpack_from("<II", data, base + 8 * n)
-        op, slot = code & 3, code >> 8
-        if op == 3:
-            continue
+    for op, slot, size, cache in replay_ops(replay):
         if op == 2:
             key, size = slots.pop(slot)
             live -= size
             count[key] -= 1
             continue
         if op == 0:
-            size = arg
             cls = next((c for c in SLAB_CLASSES if c >= size), None)
             key = ("kmalloc", cls) if cls else ("pages", -(-size // PAGE) * PAGE)
         else:
-            size, key = sizes[arg], ("cache", sizes[arg], arg)
+            key = ("cache", size, cache)
         slots[slot] = (key, size)
         count[key] = count.get(key, 0) + 1
         live += size
@@ -124,24 +130,14 @@ def heap_floor(replay, unit=8, header=1):
     live object end to end in units of unit bytes (a cache object of at least two
     units, a kmalloc() with its one-unit header), the kmalloc()s of a page less a unit
     or more in whole pages of their own.  Returns pages."""
-    with open(replay, "rb") as f:
-        data = f.read()
-    nr_caches, nr_ops = struct.unpack_from("<II", data, 8)
-    sizes = [struct.unpack_from("<I", data, 32 + 32 * i)[0] for i in range(nr_caches)]
-    base = 32 + 32 * nr_caches
     slots = {}
     live = peak = units = large = 0
     at_peak = (0, 0)
-    for n in range(nr_ops):
-        code, arg = struct.unpack_from("<II", data, base + 8 * n)
-        op, slot = code & 3, code >> 8
-        if op == 3:
-            continue
+    for op, slot, size, cache in replay_ops(replay):
         if op == 2:
             size, u, pages = slots.pop(slot)
             live, units, large = live - size, units - u, large - pages
             continue
-        size = arg if op == 0 else sizes[arg]
         u = pages = 0
         if op == 0 and size >= PAGE - unit:
             pages = -(-size // PAGE)
