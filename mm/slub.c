@@ -400,6 +400,11 @@ static struct kmem_cache *find_mergeable(const struct kmem_cache *new)
 	return NULL;
 }
 
+struct kmem_cache *slub_slabs_of(struct kmem_cache *c)
+{
+	return c->target;
+}
+
 /* Makes c (laid out, its per-CPU part open) a cache of its own: its lists. */
 static void open_own(struct kmem_cache *c)
 {

@@ -272,10 +272,11 @@ static inline unsigned int freelist_index(const struct kmem_cache *c, uintptr_t 
 }
 
 /* obj goes back to the allocator: a checker watching sees it freed but
- * for the free pointer, which the allocator keeps in it. */
+ * for the free pointer, which the allocator keeps in it.  The whole stride:
+ * an alias handed it out at its own size, which may be larger than c's. */
 static inline void slub_mark_freed(const struct kmem_cache *c, void *obj)
 {
-	kmem_mark_freed(obj, c->common.object_size);
+	kmem_mark_freed(obj, c->size);
 	kmem_mark_internal((char *)obj + c->offset, sizeof(void *));
 }
 
@@ -296,13 +297,17 @@ unsigned int slab_objects(const struct kmem_cache *c, const struct page *page);
 /* Objects in use in t's slabs (t a target): through every handle on them.
  * slab_caches_lock held. */
 long slub_target_in_use(struct kmem_cache *t);
-/* Hands out obj, taken off a free list of c: zeroes it with __GFP_ZERO
- * and tells a checker. */
-static inline void *slub_post_alloc(struct kmem_cache *c, void *obj, gfp_t flags)
+/* Hands out obj, taken off a free list of c for the handle h: zeroes it
+ * with __GFP_ZERO and tells a checker, at the size h promises (an alias's
+ * objects may be larger than the cache's own: both fit its stride). */
+static inline void *slub_post_alloc(struct kmem_cache *c, struct kmem_cache *h, void *obj,
+				    gfp_t flags)
 {
-	kmem_mark_allocated(obj, c->common.object_size, c->common.ctor || (flags & __GFP_ZERO));
+	size_t size = h->common.object_size;
+
+	kmem_mark_allocated(obj, size, c->common.ctor || (flags & __GFP_ZERO));
 	if (flags & __GFP_ZERO)
-		memset(obj, 0, c->common.object_size);
+		memset(obj, 0, size);
 	return obj;
 }
 

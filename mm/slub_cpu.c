@@ -555,7 +555,7 @@ noinline void *slab_alloc_slow(struct kmem_cache *c, struct kmem_cache *h, gfp_t
 	if (!obj)
 		return NULL;
 	handle_count(h, 1);
-	return slub_post_alloc(c, obj, flags);
+	return slub_post_alloc(c, h, obj, flags);
 }
 
 /* ---- free ------------------------------------------------------------------------------- */

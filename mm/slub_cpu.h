@@ -52,7 +52,7 @@ static __always_inline void *slub_alloc(struct kmem_cache *c, struct kmem_cache 
 	} while (unlikely(!arch_this_cpu_cmpxchg_double(pc, (unsigned long)obj, tid,
 							 (unsigned long)next, next_tid(tid))));
 	arch_this_cpu_add(h->cpu.count, 1);
-	return slub_post_alloc(c, obj, flags);
+	return slub_post_alloc(c, h, obj, flags);
 }
 
 static __always_inline const char *slub_free(struct kmem_cache *c, struct kmem_cache *h,

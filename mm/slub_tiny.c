@@ -113,7 +113,7 @@ void *slub_alloc(struct kmem_cache *c, struct kmem_cache *h, gfp_t flags)
 		obj = take_object(c, h, page, 0);
 		spin_unlock_irqrestore(&c->list_lock, save);
 	}
-	return slub_post_alloc(c, obj, flags);
+	return slub_post_alloc(c, h, obj, flags);
 }
 
 const char *slub_free(struct kmem_cache *c, struct kmem_cache *h, void *obj, uintptr_t base,

@@ -74,7 +74,12 @@ int kmem_cache_destroy(struct kmem_cache *cache);
 void *kmem_cache_alloc(struct kmem_cache *cache, gfp_t flags);
 /* Frees an object of cache; NULL is a no-op.  Anything else that is not a
  * live object of this cache (ZERO_SIZE_PTR included) is reported through
- * kmem_bad_free() and ignored. */
+ * kmem_bad_free() and ignored.  SLUB merges a cache into a live one of the
+ * same stride (an alias; not with kmem_debug= or slab_nomerge): as in
+ * Linux the two are one cache, so an object of either freed to the other
+ * is freed, not reported.  It is counted against the cache it was freed
+ * to, so the cache it came from still counts it in use: that cache's
+ * destroy refuses (an object out), which is where such a free is seen. */
 void kmem_cache_free(struct kmem_cache *cache, void *obj);
 size_t kmem_cache_size(struct kmem_cache *cache);	/* object size */
 const char *kmem_cache_name(struct kmem_cache *cache);

@@ -1017,20 +1017,11 @@ static size_t slob_units(size_t size)
 
 /* The stride SLUB gives objects of a fuzzer cache (mm/slub.c), as far as
  * merging goes. */
-static size_t slub_stride(const struct fuzz_cache *fc)
+/* Has SLUB merged the two caches (include/tiny/slab.h)?  Then they are one
+ * cache, and an object freed to the other is a free, not a bad call. */
+static int merged(const struct fuzz_cache *a, const struct fuzz_cache *b)
 {
-	return ALIGN(ALIGN(fc->size, sizeof(void *)), max_t(size_t, fc->align, sizeof(void *)));
-}
-
-/* May SLUB have merged the two caches (no constructor or destructor,
- * strides within a word: mm/slub.c)?  Then they are one cache to it, and
- * an object freed to the other is the same-size case, left out. */
-static int slub_may_merge(const struct fuzz_cache *a, const struct fuzz_cache *b)
-{
-	size_t sa = slub_stride(a), sb = slub_stride(b);
-
-	return IS_ENABLED(CONFIG_SLUB) && !a->has_ctor && !a->has_dtor && !b->has_ctor &&
-	       !b->has_dtor && (sa > sb ? sa - sb : sb - sa) < sizeof(void *);
+	return kmem_cache_slabs_of(a->c) == kmem_cache_slabs_of(b->c);
 }
 
 /* A live object of one cache, to be freed into another. */
@@ -1050,7 +1041,7 @@ static int pick_wrong_cache(unsigned int slot, unsigned int k, struct bad_ptr *b
 	/* objects of the same size in SLOB's units are KMEM_BAD_WRONG_CACHE_SAME_SIZE,
 	 * another case: left out here */
 	if (slob_units(caches[o->cache].size) == slob_units(caches[ck].size) ||
-	    slub_may_merge(&caches[o->cache], &caches[ck]))
+	    merged(&caches[o->cache], &caches[ck]))
 		return 0;
 	b->ptr = o->p;
 	b->cache = c;

@@ -186,6 +186,69 @@ static void merged_caches_are_aliases(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(a), 0);
 }
 
+/* An alias may be larger than the cache it shares (1004 bytes in the
+ * stride of a 1001-byte cache): its zeroed objects are zero to its own
+ * size, and a memory checker lets its caller use all of them. */
+static void an_alias_promises_its_own_size(struct ktest *t)
+{
+	struct kmem_cache *a = kmem_cache_create("test_alias_1001", 1001, 0, 0, NULL, NULL);
+	struct kmem_cache *b = kmem_cache_create("test_alias_1004", 1004, 0, 0, NULL, NULL);
+	unsigned int i;
+	u8 *p;
+
+	KTEST_ASSERT_NOT_NULL(t, a);
+	KTEST_ASSERT_NOT_NULL(t, b);
+	if (b->target != a->target) {	/* slab_nomerge, or kmem_debug= */
+		ktest_skip(t, "the two caches did not merge");
+		kmem_cache_destroy(b);
+		kmem_cache_destroy(a);
+		return;
+	}
+	for (i = 0; i < 4; i++) {
+		p = kmem_cache_alloc(b, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, p);
+		memset(p, 0xa5, 1004);		/* the whole object, as promised */
+		kmem_cache_free(b, p);
+		p = kmem_cache_alloc(b, GFP_KERNEL | __GFP_ZERO);
+		KTEST_ASSERT_NOT_NULL(t, p);
+		KTEST_EXPECT_NULL(t, memchr_inv(p, 0, 1004));
+		kmem_cache_free(b, p);
+	}
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(b), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(a), 0);
+}
+
+/* include/tiny/slab.h's promise for merged caches: an object of one freed
+ * to the other is freed, not reported, and counted against the cache it
+ * was freed to, so the cache it came from refuses its destroy. */
+static void a_free_to_an_alias_counts_against_it(struct ktest *t)
+{
+	struct kmem_cache *a = kmem_cache_create("test_cross_a", 48, 0, 0, NULL, NULL);
+	struct kmem_cache *b = kmem_cache_create("test_cross_b", 46, 0, 0, NULL, NULL);
+	unsigned long bad = kmem_bad_free_count;
+	void *x, *y;
+
+	KTEST_ASSERT_TRUE(t, a && b);
+	if (kmem_cache_slabs_of(a) != kmem_cache_slabs_of(b)) {
+		ktest_skip(t, "the two caches did not merge");
+		kmem_cache_destroy(b);
+		kmem_cache_destroy(a);
+		return;
+	}
+	x = kmem_cache_alloc(a, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, x);
+	kmem_cache_free(b, x);			/* one cache: freed, not reported */
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad);
+	KTEST_EXPECT_EQ(t, slub_objects_in_use(a), 1L);
+	KTEST_EXPECT_EQ(t, slub_objects_in_use(b), -1L);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(a), -1);	/* where the free is seen */
+	y = kmem_cache_alloc(b, GFP_KERNEL);	/* the same mistake the other way */
+	KTEST_ASSERT_NOT_NULL(t, y);
+	kmem_cache_free(a, y);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(a), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(b), 0);
+}
+
 /* As in Linux, a cache merges into the kmalloc() class of its stride; its
  * destroy still counts its own objects (not the class's) and refuses
  * while one is out. */
@@ -481,6 +544,8 @@ static const struct ktest_case slub_cases[] = {
 	KTEST_CASE(min_objects_follow_the_cpus),
 	KTEST_CASE(order_falls_back_when_pages_fail),
 	KTEST_CASE(merged_caches_are_aliases),
+	KTEST_CASE(an_alias_promises_its_own_size),
+	KTEST_CASE(a_free_to_an_alias_counts_against_it),
 	KTEST_CASE(caches_merge_into_kmalloc_classes),
 	KTEST_CASE(each_destroy_counts_its_own_objects),
 	KTEST_CASE(some_caches_never_merge),
