@@ -520,6 +520,15 @@ static struct page *new_cpu_slab(struct kmem_cache *c, gfp_t flags, void **freel
 	return page;
 }
 
+/* Gives up this CPU's slab, full, and moves the tid with it: a free
+ * interrupted here (its exchange made with the old tid) must not push to
+ * a CPU list that has no slab, which no flush would see.  Interrupts off. */
+static void drop_full_cpu_slab(struct kmem_cache_cpu *kcc)
+{
+	WRITE_ONCE(kcc->slab, 0);
+	cpu_set_freelist(kcc, NULL);
+}
+
 /* The slow path: this CPU's list ran out.  Refills it from the CPU slab's
  * own list, else from a new CPU slab, and takes an object.  Interrupts off. */
 static void *refill_and_take(struct kmem_cache *c, gfp_t flags)
@@ -532,7 +541,7 @@ static void *refill_and_take(struct kmem_cache *c, gfp_t flags)
 	if (!obj && kcc->slab) {
 		obj = get_freelist(c, slab_page(kcc->slab));
 		if (!obj)		/* full: it stays where it is, on no list */
-			WRITE_ONCE(kcc->slab, 0);
+			drop_full_cpu_slab(kcc);
 	}
 	if (!obj) {
 		page = new_cpu_slab(c, flags, &obj);

@@ -10,6 +10,7 @@
  * mm/slub.h.
  */
 #include <tiny/kernel.h>
+#include <tiny/fault_inject.h>
 #include <tiny/irqflags.h>
 #include <tiny/ktest.h>
 #include <tiny/smp.h>
@@ -285,6 +286,57 @@ static void interrupted_free_sees_its_slab_go(struct ktest *t)
 	free_n(intr.c, n);
 	local_irq_restore(flags);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(intr.c), 0);
+}
+
+/* An interrupt that allocates from the cache while no new slab can be had. */
+static void interrupt_allocates_without_pages(void)
+{
+	page_alloc_fail_nth(1);
+	intr.held = kmem_cache_alloc(intr.c, GFP_ATOMIC);
+	page_alloc_fail_nth(0);
+	intr.ran++;
+}
+
+/* kmem_cache_free() of an object of this CPU's full slab, interrupted by an
+ * allocation that finds the slab full, gives it up and gets no new one:
+ * the tid moved with the slab, so the free's exchange fails and the object
+ * goes to its slab's own list, not to a CPU list without a slab (which
+ * would hide it from the flush and leak the slab on destroy). */
+static void interrupted_free_sees_a_failed_refill(struct ktest *t)
+{
+	unsigned long flags;
+	struct page *page;
+	unsigned int n;
+	void *obj;
+
+	intr.c = own_cache("test_intr_refill", 64);
+	KTEST_ASSERT_NOT_NULL(t, intr.c);
+	KTEST_ASSERT_EQ(t, intr.c->oo[0].order, intr.c->oo[1].order);	/* one try */
+	intr.ran = 0;
+	intr.held = NULL;
+	n = intr.c->oo[0].objects;
+	local_irq_save(flags);
+	if (!alloc_n(intr.c, n)) {	/* every object of one slab: its list empty */
+		local_irq_restore(flags);
+		KTEST_ASSERT_TRUE(t, 0);
+	}
+	obj = objs[n / 2];
+	page = slab_of(intr.c, obj);
+	if (hook_or_skip(t, interrupt_allocates_without_pages)) {
+		kmem_cache_free(intr.c, obj);
+		KTEST_EXPECT_EQ(t, intr.ran, 1);
+		KTEST_EXPECT_NULL(t, intr.held);
+		KTEST_EXPECT_NULL(t, here(intr.c)->freelist);
+		KTEST_EXPECT_EQ(t, here(intr.c)->slab, 0UL);
+		KTEST_EXPECT_EQ(t, state_free(slab_state(page)),
+				slab_obj_index(intr.c, slab_base(page), obj));
+		KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+		objs[n / 2] = NULL;
+	}
+	free_n(intr.c, n);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(intr.c), 0);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
 }
 
 /* ---- slabs that are not this CPU's --------------------------------------------------- */
@@ -635,6 +687,7 @@ static const struct ktest_case slub_cpu_cases[] = {
 	KTEST_CASE(stale_exchange_fails_after_an_interrupt),
 	KTEST_CASE(interrupted_allocation_retries),
 	KTEST_CASE(interrupted_free_sees_its_slab_go),
+	KTEST_CASE(interrupted_free_sees_a_failed_refill),
 	KTEST_CASE(free_to_a_full_slab_freezes_it),
 	KTEST_CASE(cpu_partial_list_is_limited),
 	KTEST_CASE(free_from_another_cpu),
