@@ -135,11 +135,15 @@ LIBGCC := $(shell $(CC) -m32 -print-libgcc-file-name 2>/dev/null)
 KBUILD_CPPFLAGS := -nostdinc -isystem $(GCC_INCLUDE) \
 	-I$(srctree)/include -I$(srctree)/arch/x86/include \
 	-include $(autoconf_h) -DTINYSLAB_VERSION='"$(VERSION)"'
+# -fmacro-prefix-map: __FILE__ (in WARN_ON()'s and BUG_ON()'s reports) is the
+# path in the tree, so that an object has the same size in every clone
+# (tests/scripts/test_clone_sizes.py); the debug info keeps full paths.
 KBUILD_CFLAGS := -std=gnu11 -m32 -march=i686 $(opt) -g \
 	-ffreestanding -fno-pic -fno-pie -fno-stack-protector -fno-common \
 	-fno-asynchronous-unwind-tables -fno-strict-aliasing -mgeneral-regs-only \
 	-mpreferred-stack-boundary=2 \
 	-Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter \
+	-fmacro-prefix-map=$(srctree)/= \
 	$(if $(filter 1,$(WERROR)),-Werror) $(KCFLAGS)
 KBUILD_AFLAGS := -m32 -D__ASSEMBLER__
 LDSCRIPT := $(srctree)/arch/x86/kernel/vmlinux.lds
