@@ -491,6 +491,25 @@ debug-costs:
 		cp $(BUILD)/host/debug-costs.txt $(srctree)/docs/results/debug-costs-$$(date +%Y-%m-%d).txt && \
 		echo "(written to docs/results/debug-costs-$$(date +%Y-%m-%d).txt)"
 
+## many-caches replay time against the number of caches: N = 4096, 16384 and 65534 caches of
+##             one live object each, replayed on the host by every allocator, and by SLAB, SLUB
+##             and SLOB under kmem_debug=ZPU (docs/results/many-caches-DATE.txt)
+MANY_CACHES_CONFIGS := slab slub slub_tiny slob slob_fast slab+kdbg slub+kdbg slob+kdbg
+many-caches:
+	$(Q)$(DEPS) build python host
+	$(Q)for c in $(ALLOCATORS); do \
+		$(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=$$c TINYSLAB_I386=no \
+		$(BUILD)/host/$$c/bench-64 || exit 1; done
+	$(Q)for c in slab slub slob; do \
+		$(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=$$c TINYSLAB_I386=no \
+		$(BUILD)/host/$$c/bench-kdbg-ZPU-64 || exit 1; done
+	$(Q)mkdir -p $(BUILD)/many-caches $(srctree)/docs/results
+	$(Q)$(PYTHON) $(srctree)/scripts/many-caches --build $(BUILD)/host --out $(BUILD)/many-caches \
+		$(MANY_CACHES_CONFIGS) > $(BUILD)/many-caches/report.txt; status=$$?; \
+		cat $(BUILD)/many-caches/report.txt; [ $$status = 0 ] || exit $$status; \
+		cp $(BUILD)/many-caches/report.txt $(srctree)/docs/results/many-caches-$(RESULTS_DATE).txt && \
+		echo "(written to docs/results/many-caches-$(RESULTS_DATE).txt)"
+
 ## fuzz        libFuzzer on each allocator (SLAB, SLUB, SLUB_TINY, SLOB) for FUZZ_TIME seconds
 ##             (default 60): the API fuzzer and the replay-module fuzzer
 FUZZ_ALLOCS := slab slub slub_tiny slob

@@ -181,6 +181,22 @@ static int reaper_enabled;		/* timers work: kmem_cache_init_late() ran */
 unsigned int slab_break_order;
 atomic_long_t slab_zero_ctor_refusals;
 
+/* Running totals for kmem_get_stats(), the same cost at any number of
+ * caches: the pages of every cache's slabs (changed under a cache's lock,
+ * so an atomic), and the bytes callers hold at their padded size, counted
+ * by each CPU on its own line as its allocations and frees pass (with
+ * interrupts off; an object freed on another CPU than it was allocated on
+ * leaves one count high and the other low, and the sum right). */
+static atomic_long_t slab_pages_total;
+static struct {
+	long bytes;
+} __aligned(L1_CACHE_BYTES) cpu_bytes[NR_CPUS];
+
+static __always_inline void count_bytes(long n)
+{
+	cpu_bytes[smp_processor_id()].bytes += n;
+}
+
 /* The magazine of a CPU that has not used a cache yet, and of every CPU
  * of an internal cache: empty and full at once, so that an allocation or
  * free there takes the slow path, which gives the CPU a magazine of its
@@ -498,6 +514,7 @@ static void slab_retire(struct kmem_cache *c, struct slab *slabp, struct list_he
 	for (i = 0; i < (1UL << shape.order); i++)
 		WRITE_ONCE(page[i].s_mem, end);
 	list_move(&slabp->list, dead);
+	atomic_long_add(-(1L << shape.order), &slab_pages_total);
 	c->num_slabs--;
 	c->fallback_slabs -= shape.order != c->gfporder;
 	c->free_objects -= shape.num;
@@ -687,6 +704,7 @@ static __always_inline unsigned int slab_add(struct kmem_cache *c, struct page *
 
 	spin_lock(&c->lock);
 	list_add_tail(&slabp->list, n == num ? &c->slabs_full : &c->slabs_partial);
+	atomic_long_add(1L << order, &slab_pages_total);
 	c->num_slabs++;
 	c->fallback_slabs += fallback;
 	c->free_objects += num - n;
@@ -887,6 +905,8 @@ static __always_inline void *cache_alloc(struct kmem_cache *c, gfp_t flags)
 	} else {
 		objp = cache_alloc_refill(c, flags);
 	}
+	if (likely(objp))
+		count_bytes(c->buffer_size);
 	local_irq_restore(save);
 	if (unlikely(!objp))
 		return NULL;
@@ -989,6 +1009,8 @@ static __always_inline const char *cache_free(struct kmem_cache *c, struct page 
 	} else {
 		why = cache_free_slow(c, ac, (void *)objp);
 	}
+	if (likely(!why))
+		count_bytes(-(long)c->buffer_size);
 	local_irq_restore(save);
 	return why;
 }
@@ -1677,23 +1699,13 @@ void cache_get_counts(struct kmem_cache *c, struct slab_counts *n)
  * caches' objects are the allocator's own. */
 void __kmem_get_stats(struct kmem_stats *st)
 {
-	unsigned long save, held_bytes = 0;
-	struct kmem_cache *c;
-	struct list_head *pos;
-	struct slab_counts n;
+	unsigned int cpu;
+	long bytes = 0;
 
-	st->slab_pages = 0;
-	spin_lock_irqsave(&slab_caches_lock, save);
-	for_each_cache(c, pos) {
-		spin_lock(&c->lock);
-		cache_get_counts(c, &n);
-		spin_unlock(&c->lock);
-		st->slab_pages += n.pages;
-		if (!is_internal(c))
-			held_bytes += n.held * c->buffer_size;
-	}
-	spin_unlock_irqrestore(&slab_caches_lock, save);
-	st->bytes_used = held_bytes;
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		bytes += READ_ONCE(cpu_bytes[cpu].bytes);
+	st->slab_pages = (unsigned long)atomic_long_read(&slab_pages_total);
+	st->bytes_used = bytes > 0 ? (unsigned long)bytes : 0;
 	st->large_pages = (unsigned long)atomic_long_read(&large_block_pages);
 }
 

@@ -71,6 +71,7 @@ struct kmem_cache_common {
 	unsigned long flags;		/* SLAB_*, and the allocator's own bits */
 	kmem_cache_ctor_t ctor, dtor;
 	struct list_head list;		/* on slab_caches while the cache is live */
+	struct kmem_cache_common *name_next, *addr_next;	/* the registry's hash chains */
 };
 
 #define KMEM_CACHE_COMMON_FIRST() \
@@ -86,7 +87,8 @@ static inline struct kmem_cache_common *cache_common(const struct kmem_cache *c)
  * cache is on slab_caches, oldest first; slab_caches_lock is taken with
  * interrupts saved (SLAB's reaper walks the list from its timer).  The
  * list and its lock exist only with the registry: a reference from code
- * built without it fails the link. */
+ * built without it fails the link.  Lookups by name and by address go
+ * through hash chains, not the list (mm/slab_registry.c). */
 extern struct list_head slab_caches;
 extern spinlock_t slab_caches_lock;
 
@@ -103,8 +105,12 @@ int cache_struct_live(const struct kmem_cache *c);
 int kmem_cache_register(struct kmem_cache *c);
 /* Takes c (listed) off the list.  Takes slab_caches_lock. */
 void kmem_cache_unregister(struct kmem_cache *c);
-/* Is c a live cache (on slab_caches)?  O(caches).  Takes slab_caches_lock. */
+/* Is c a live cache (on slab_caches)?  A hash lookup, O(1).  Takes
+ * slab_caches_lock. */
 int kmem_cache_listed(const struct kmem_cache *c);
+/* The hash chain links the registry's lookups followed, all told: the
+ * tests check that a lookup costs the same at any number of caches. */
+extern unsigned long registry_steps;
 #else
 /* Without the registry names are not checked: two live caches may share
  * one (each is a cache of its own). */

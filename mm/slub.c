@@ -99,6 +99,7 @@ const unsigned long kmem_checks = KMEM_CHECKS_ALL & ~(KMEM_CHECK(DESTROYED_CACHE
 const int kmem_ctor_every_alloc;		/* once per object, when its slab is made */
 
 LIST_HEAD(slub_caches);
+atomic_long_t slub_slab_pages;
 struct kmem_cache kmem_cache_cache;		/* of struct kmem_cache, made at boot */
 
 unsigned int slub_max_order = ~0u;		/* ~0u: the mode's default */
@@ -311,6 +312,7 @@ struct page *new_slab(struct kmem_cache *c, gfp_t flags)
 	map_slab_pages(page, o->order, c, PG_slab | c->page_flags | (which ? PG_min_order : 0));
 	atomic_long_inc(&c->nr_slabs);
 	atomic_long_add(1L << o->order, &c->nr_pages);
+	atomic_long_add(1L << o->order, &slub_slab_pages);
 	atomic_long_add((long)o->objects, &c->total_objects);
 	return page;
 }
@@ -329,6 +331,7 @@ void discard_slab(struct kmem_cache *c, struct page *page)
 	map_slab_pages(page, o->order, NULL, 0);
 	atomic_long_dec(&c->nr_slabs);
 	atomic_long_add(-(1L << o->order), &c->nr_pages);
+	atomic_long_add(-(1L << o->order), &slub_slab_pages);
 	atomic_long_add(-(long)o->objects, &c->total_objects);
 	__free_pages(page, o->order);
 }
@@ -416,6 +419,7 @@ static void open_own(struct kmem_cache *c)
 			(c->common.flags & CFLGS_INTERNAL ? PG_internal : 0);
 	spin_lock_init(&c->list_lock);
 	INIT_LIST_HEAD(&c->partial);
+	INIT_LIST_HEAD(&c->aliases);
 }
 
 int cache_open(struct kmem_cache *c)
@@ -438,8 +442,12 @@ int cache_open(struct kmem_cache *c)
 		spin_unlock_irqrestore(&slab_caches_lock, save);
 		return -1;
 	}
-	if (target)
+	if (target) {
+		spin_lock_irqsave(&slab_caches_lock, save);
+		list_add_tail(&c->slub_list, &target->aliases);
+		spin_unlock_irqrestore(&slab_caches_lock, save);
 		return 0;
+	}
 	open_own(c);
 	spin_lock_irqsave(&slab_caches_lock, save);
 	list_add_tail(&c->slub_list, &slub_caches);
@@ -474,28 +482,23 @@ void cache_struct_free(struct kmem_cache *c)
 }
 
 /* Names an orphan (a cache whose creator destroyed it while aliases of it
- * live) after one of them.  slab_caches_lock held. */
+ * live) after one of them, the oldest.  slab_caches_lock held. */
 static void name_orphan(struct kmem_cache *t)
 {
-	struct kmem_cache_common *cc;
-
 	assert_spin_held(&slab_caches_lock);
-	list_for_each_entry(cc, &slab_caches, list)
-		if (((struct kmem_cache *)cc)->target == t) {
-			t->common.name = cc->name;
-			return;
-		}
+	if (!list_empty(&t->aliases))
+		t->common.name = container_of(t->aliases.next, struct kmem_cache,
+					      slub_list)->common.name;
 }
 
 long slub_target_in_use(struct kmem_cache *t)
 {
-	struct kmem_cache_common *cc;
-	long n = t->released ? slub_objects_in_use(t) : 0;	/* an orphan is unlisted */
+	long n = slub_objects_in_use(t);	/* its own (an orphan's: from before) */
+	struct list_head *pos;
 
 	assert_spin_held(&slab_caches_lock);
-	list_for_each_entry(cc, &slab_caches, list)
-		if (((struct kmem_cache *)cc)->target == t)
-			n += slub_objects_in_use((struct kmem_cache *)cc);
+	list_for_each(pos, &t->aliases)
+		n += slub_objects_in_use(container_of(pos, struct kmem_cache, slub_list));
 	return n;
 }
 
@@ -557,6 +560,8 @@ void cache_close(struct kmem_cache *c)
 	if (is_alias(c))
 		slub_cpu_close(c);	/* its count */
 	spin_lock_irqsave(&slab_caches_lock, save);
+	if (is_alias(c))
+		list_del(&c->slub_list);
 	if (c->released) {		/* others keep the slabs */
 		if (t == c || (t->released && t->common.name == c->common.name))
 			name_orphan(t);
@@ -814,35 +819,16 @@ unsigned long __kmem_reclaim(void)
 	return (before > after ? (unsigned long)(before - after) : 0) + slub_mode_reclaim();
 }
 
-/* The bytes of the objects in use through handle c, at their stride; 0
- * for the allocator's own (cache structs). */
-static long handle_bytes(const struct kmem_cache *c)
-{
-	const struct kmem_cache *t = c->target;
-
-	return t->common.flags & CFLGS_INTERNAL ? 0 : slub_objects_in_use(c) * (long)t->size;
-}
-
-/* bytes_used: objects callers hold, at their stride, counted through every
- * handle (listed ones, and orphans); the allocator's own are not counted. */
+/* bytes_used: objects callers hold, at their stride, through every handle
+ * (listed ones, and orphans): the running total less the allocator's own
+ * (cache structs).  Running totals, so the same cost at any number of
+ * caches. */
 void __kmem_get_stats(struct kmem_stats *st)
 {
-	unsigned long save, pages = 0;
-	struct kmem_cache_common *cc;
-	struct kmem_cache *c;
-	struct list_head *pos;
-	long bytes = 0;
+	long bytes = slub_bytes_in_use() -
+		     slub_objects_in_use(&kmem_cache_cache) * (long)kmem_cache_cache.size;
 
-	spin_lock_irqsave(&slab_caches_lock, save);
-	for_each_slub_cache(c, pos) {
-		pages += (unsigned long)atomic_long_read(&c->nr_pages);
-		if (c->released)
-			bytes += handle_bytes(c);
-	}
-	list_for_each_entry(cc, &slab_caches, list)
-		bytes += handle_bytes((struct kmem_cache *)cc);
-	spin_unlock_irqrestore(&slab_caches_lock, save);
-	st->slab_pages = pages + slub_mode_pages();
+	st->slab_pages = (unsigned long)atomic_long_read(&slub_slab_pages) + slub_mode_pages();
 	st->large_pages = (unsigned long)atomic_long_read(&large_block_pages);
 	st->bytes_used = bytes > 0 ? (unsigned long)bytes : 0;
 }

@@ -151,7 +151,9 @@ struct kmem_cache {
 					 * (slab_caches_lock); 0 for an alias */
 	int released;			/* this handle's destroy gave its reference
 					 * back while others kept the slabs */
-	struct list_head slub_list;	/* on slub_caches while it holds slabs */
+	struct list_head slub_list;	/* on slub_caches while it holds slabs; an
+					 * alias: on its target's aliases */
+	struct list_head aliases;	/* its live aliases, oldest first */
 
 	/* The node (SLUB keeps one): under list_lock, on lines of their own
 	 * with per-CPU slabs, which other CPUs' frees take. */
@@ -184,6 +186,9 @@ extern struct list_head slub_caches;
 	for ((pos) = slub_caches.prev; (pos) != &slub_caches &&		\
 	     ((c) = container_of(pos, struct kmem_cache, slub_list), 1);	\
 	     (pos) = (pos)->prev)
+
+/* Pages of every cache's slabs: a running total, for kmem_get_stats(). */
+extern atomic_long_t slub_slab_pages;
 
 /* The boot cache of struct kmem_cache (internal). */
 extern struct kmem_cache kmem_cache_cache;
@@ -373,6 +378,10 @@ long slub_objects_in_use(const struct kmem_cache *c);
 /* Does a CPU still hold a slab of c (its CPU slab or partial list)?  For a
  * destroy that could not ask the others (interrupts off); c unused. */
 int slub_cpu_holds_slabs(const struct kmem_cache *c);
+/* Bytes of the objects in use through every handle, at their stride (the
+ * allocator's own cache structs too): a running total, for
+ * kmem_get_stats(). */
+long slub_bytes_in_use(void);
 /* Pages the mode holds of its own (per-CPU data). */
 unsigned long slub_mode_pages(void);
 /* Frees those it can spare; returns how many. */
