@@ -42,7 +42,7 @@ unsigned long replay_held_pages(void)
 {
 	struct kmem_stats st;
 
-	kmem_get_stats(&st);
+	kmem_get_pages(&st);
 	return st.slab_pages + st.large_pages;
 }
 

@@ -1084,6 +1084,12 @@ void kmem_get_stats(struct kmem_stats *st)
 	__kmem_get_stats(st);
 }
 
+void kmem_get_pages(struct kmem_stats *st)
+{
+	kmem_debug_flush();
+	__kmem_get_pages(st);
+}
+
 unsigned long kmem_reclaim(void)
 {
 	kmem_debug_flush();

@@ -181,21 +181,10 @@ static int reaper_enabled;		/* timers work: kmem_cache_init_late() ran */
 unsigned int slab_break_order;
 atomic_long_t slab_zero_ctor_refusals;
 
-/* Running totals for kmem_get_stats(), the same cost at any number of
- * caches: the pages of every cache's slabs (changed under a cache's lock,
- * so an atomic), and the bytes callers hold at their padded size, counted
- * by each CPU on its own line as its allocations and frees pass (with
- * interrupts off; an object freed on another CPU than it was allocated on
- * leaves one count high and the other low, and the sum right). */
+/* The pages of every cache's slabs, a running total for kmem_get_pages()
+ * (the same cost at any number of caches): changed under a cache's lock,
+ * so an atomic. */
 static atomic_long_t slab_pages_total;
-static struct {
-	long bytes;
-} __aligned(L1_CACHE_BYTES) cpu_bytes[NR_CPUS];
-
-static __always_inline void count_bytes(long n)
-{
-	cpu_bytes[smp_processor_id()].bytes += n;
-}
 
 /* The magazine of a CPU that has not used a cache yet, and of every CPU
  * of an internal cache: empty and full at once, so that an allocation or
@@ -905,8 +894,6 @@ static __always_inline void *cache_alloc(struct kmem_cache *c, gfp_t flags)
 	} else {
 		objp = cache_alloc_refill(c, flags);
 	}
-	if (likely(objp))
-		count_bytes(c->buffer_size);
 	local_irq_restore(save);
 	if (unlikely(!objp))
 		return NULL;
@@ -1009,8 +996,6 @@ static __always_inline const char *cache_free(struct kmem_cache *c, struct page 
 	} else {
 		why = cache_free_slow(c, ac, (void *)objp);
 	}
-	if (likely(!why))
-		count_bytes(-(long)c->buffer_size);
 	local_irq_restore(save);
 	return why;
 }
@@ -1699,13 +1684,27 @@ void cache_get_counts(struct kmem_cache *c, struct slab_counts *n)
  * caches' objects are the allocator's own. */
 void __kmem_get_stats(struct kmem_stats *st)
 {
-	unsigned int cpu;
-	long bytes = 0;
+	unsigned long save, held_bytes = 0;
+	struct kmem_cache *c;
+	struct list_head *pos;
+	struct slab_counts n;
 
-	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		bytes += READ_ONCE(cpu_bytes[cpu].bytes);
+	__kmem_get_pages(st);
+	spin_lock_irqsave(&slab_caches_lock, save);
+	for_each_cache(c, pos) {
+		spin_lock(&c->lock);
+		cache_get_counts(c, &n);
+		spin_unlock(&c->lock);
+		if (!is_internal(c))
+			held_bytes += n.held * c->buffer_size;
+	}
+	spin_unlock_irqrestore(&slab_caches_lock, save);
+	st->bytes_used = held_bytes;
+}
+
+void __kmem_get_pages(struct kmem_stats *st)
+{
 	st->slab_pages = (unsigned long)atomic_long_read(&slab_pages_total);
-	st->bytes_used = bytes > 0 ? (unsigned long)bytes : 0;
 	st->large_pages = (unsigned long)atomic_long_read(&large_block_pages);
 }
 

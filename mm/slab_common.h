@@ -37,6 +37,7 @@ void __kfree(const void *obj);
 size_t __ksize(const void *obj);
 unsigned long __kmem_reclaim(void);
 void __kmem_get_stats(struct kmem_stats *stats);
+void __kmem_get_pages(struct kmem_stats *stats);
 
 /* KMEM_PUBLIC(kmalloc): the public name is the raw function, or (with the
  * debugging layer) left to mm/kmem_debug.c. */
@@ -52,7 +53,7 @@ void __kmem_get_stats(struct kmem_stats *stats);
 	KMEM_PUBLIC(kmalloc) KMEM_PUBLIC(kfree) KMEM_PUBLIC(ksize)	\
 	KMEM_PUBLIC(kmem_cache_alloc) KMEM_PUBLIC(kmem_cache_free)	\
 	KMEM_PUBLIC(kmem_cache_shrink) KMEM_PUBLIC(kmem_reclaim)	\
-	KMEM_PUBLIC(kmem_get_stats)
+	KMEM_PUBLIC(kmem_get_stats) KMEM_PUBLIC(kmem_get_pages)
 
 /* ---- caches ---------------------------------------------------------------------- */
 
@@ -112,6 +113,8 @@ int kmem_cache_listed(const struct kmem_cache *c);
  * tests check that a lookup costs the same at any number of caches. */
 extern unsigned long registry_steps;
 #else
+/* Without the registry no lookup takes a step. */
+#define registry_steps	0UL
 /* Without the registry names are not checked: two live caches may share
  * one (each is a cache of its own). */
 static inline int kmem_cache_register(struct kmem_cache *c)

@@ -819,17 +819,40 @@ unsigned long __kmem_reclaim(void)
 	return (before > after ? (unsigned long)(before - after) : 0) + slub_mode_reclaim();
 }
 
-/* bytes_used: objects callers hold, at their stride, through every handle
- * (listed ones, and orphans): the running total less the allocator's own
- * (cache structs).  Running totals, so the same cost at any number of
- * caches. */
-void __kmem_get_stats(struct kmem_stats *st)
+void __kmem_get_pages(struct kmem_stats *st)
 {
-	long bytes = slub_bytes_in_use() -
-		     slub_objects_in_use(&kmem_cache_cache) * (long)kmem_cache_cache.size;
-
 	st->slab_pages = (unsigned long)atomic_long_read(&slub_slab_pages) + slub_mode_pages();
 	st->large_pages = (unsigned long)atomic_long_read(&large_block_pages);
+}
+
+/* The bytes of the objects in use through handle c, at their stride; 0
+ * for the allocator's own (cache structs). */
+static long handle_bytes(const struct kmem_cache *c)
+{
+	const struct kmem_cache *t = c->target;
+
+	return t->common.flags & CFLGS_INTERNAL ? 0 : slub_objects_in_use(c) * (long)t->size;
+}
+
+/* bytes_used: objects callers hold, at their stride, counted through every
+ * handle (listed ones, and orphans); the allocator's own are not counted.
+ * A walk of the caches: the fast paths count no bytes. */
+void __kmem_get_stats(struct kmem_stats *st)
+{
+	struct kmem_cache_common *cc;
+	struct kmem_cache *c;
+	struct list_head *pos;
+	unsigned long save;
+	long bytes = 0;
+
+	__kmem_get_pages(st);
+	spin_lock_irqsave(&slab_caches_lock, save);
+	for_each_slub_cache(c, pos)
+		if (c->released)
+			bytes += handle_bytes(c);
+	list_for_each_entry(cc, &slab_caches, list)
+		bytes += handle_bytes((struct kmem_cache *)cc);
+	spin_unlock_irqrestore(&slab_caches_lock, save);
 	st->bytes_used = bytes > 0 ? (unsigned long)bytes : 0;
 }
 

@@ -187,7 +187,7 @@ extern struct list_head slub_caches;
 	     ((c) = container_of(pos, struct kmem_cache, slub_list), 1);	\
 	     (pos) = (pos)->prev)
 
-/* Pages of every cache's slabs: a running total, for kmem_get_stats(). */
+/* Pages of every cache's slabs: a running total, for kmem_get_pages(). */
 extern atomic_long_t slub_slab_pages;
 
 /* The boot cache of struct kmem_cache (internal). */
@@ -378,10 +378,6 @@ long slub_objects_in_use(const struct kmem_cache *c);
 /* Does a CPU still hold a slab of c (its CPU slab or partial list)?  For a
  * destroy that could not ask the others (interrupts off); c unused. */
 int slub_cpu_holds_slabs(const struct kmem_cache *c);
-/* Bytes of the objects in use through every handle, at their stride (the
- * allocator's own cache structs too): a running total, for
- * kmem_get_stats(). */
-long slub_bytes_in_use(void);
 /* Pages the mode holds of its own (per-CPU data). */
 unsigned long slub_mode_pages(void);
 /* Frees those it can spare; returns how many. */

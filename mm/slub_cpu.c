@@ -192,16 +192,6 @@ unsigned long slub_mode_reclaim(void)
 	return freed;
 }
 
-long slub_bytes_in_use(void)
-{
-	unsigned int cpu;
-	long n = 0;
-
-	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		n += READ_ONCE(*(long *)arch_per_cpu_ptr(slub_bytes, cpu));
-	return n;
-}
-
 unsigned long slub_mode_pages(void)
 {
 	return (unsigned long)atomic_long_read(&nr_percpu_pages);
@@ -231,14 +221,11 @@ static void cpu_set_freelist(struct kmem_cache_cpu *kcc, void *freelist)
 	WRITE_ONCE(kcc->tid, next_tid(kcc->tid));
 }
 
-percpu_off_t slub_bytes;
-
-/* Counts n objects of c more in use through handle h on this CPU: adds,
- * in any context (as the fast paths do). */
-static void handle_count(const struct kmem_cache *c, const struct kmem_cache *h, long n)
+/* Counts n objects more in use through handle h on this CPU: one add, in
+ * any context. */
+static void handle_count(const struct kmem_cache *h, long n)
 {
 	arch_this_cpu_add(h->cpu.count, n);
-	arch_this_cpu_add(slub_bytes, n * (long)c->size);
 }
 
 /* The count of handle h on CPU cpu. */
@@ -251,14 +238,6 @@ int slub_cpu_open(struct kmem_cache *c)
 {
 	struct kmem_cache_cpu *count = slot_alloc(), *s = NULL;
 	unsigned int objects;
-
-	if (!slub_bytes) {		/* the first cache, at boot: the byte count too */
-		s = slot_alloc();
-		if (!s)
-			return -1;
-		slub_bytes = arch_percpu_off(s);
-		s = NULL;
-	}
 
 	if (count && !is_alias(c) && !(s = slot_alloc()))
 		slot_free(count);
@@ -584,7 +563,7 @@ noinline void *slab_alloc_slow(struct kmem_cache *c, struct kmem_cache *h, gfp_t
 	local_irq_restore(save);
 	if (!obj)
 		return NULL;
-	handle_count(c, h, 1);
+	handle_count(h, 1);
 	return slub_post_alloc(c, h, obj, flags);
 }
 
@@ -650,7 +629,7 @@ noinline const char *slab_free_slow(struct kmem_cache *c, struct kmem_cache *h, 
 	why = free_to_slab(c, obj, base, idx, marked);
 	local_irq_restore(save);
 	if (!why)
-		handle_count(c, h, -1);
+		handle_count(h, -1);
 	return why;
 }
 

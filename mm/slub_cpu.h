@@ -15,11 +15,6 @@ static inline unsigned long next_tid(unsigned long tid)
 	return tid + 1;
 }
 
-/* Bytes of objects in use, at their stride, this CPU's count of them: one
- * word per CPU (mm/slub_cpu.c), added to by every allocation and free, so
- * that kmem_get_stats() sums the CPUs, not the caches. */
-extern percpu_off_t slub_bytes;
-
 #define JUST_FREED	"double free (the object was just freed: it heads the free list it " \
 			"went to)"
 #define ALL_FREE	"double free (every object of its slab is free)"
@@ -57,7 +52,6 @@ static __always_inline void *slub_alloc(struct kmem_cache *c, struct kmem_cache 
 	} while (unlikely(!arch_this_cpu_cmpxchg_double(pc, (unsigned long)obj, tid,
 							 (unsigned long)next, next_tid(tid))));
 	arch_this_cpu_add(h->cpu.count, 1);
-	arch_this_cpu_add(slub_bytes, (long)c->size);
 	return slub_post_alloc(c, h, obj, flags);
 }
 
@@ -84,7 +78,6 @@ static __always_inline const char *slub_free(struct kmem_cache *c, struct kmem_c
 	} while (unlikely(!arch_this_cpu_cmpxchg_double(pc, (unsigned long)head, tid,
 							 (unsigned long)obj, next_tid(tid))));
 	arch_this_cpu_add(h->cpu.count, -1);
-	arch_this_cpu_add(slub_bytes, -(long)c->size);
 	return NULL;
 }
 

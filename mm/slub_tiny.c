@@ -22,10 +22,6 @@
 #include "slub.h"
 
 const char kmem_allocator_name[] = "SLUB_TINY";
-/* Bytes of objects in use, at their stride: every cache's list_lock
- * changes it, so an atomic (no CPU holds any per-CPU data here). */
-static atomic_long_t slub_tiny_bytes;
-
 const unsigned int slub_default_max_order = 1;
 
 unsigned long slub_min_partial(size_t size)
@@ -68,12 +64,6 @@ static void handle_count(struct kmem_cache *c, struct kmem_cache *h, long n)
 {
 	assert_spin_held(&c->list_lock);
 	WRITE_ONCE(h->inuse, h->inuse + n);
-	atomic_long_add(n * (long)c->size, &slub_tiny_bytes);
-}
-
-long slub_bytes_in_use(void)
-{
-	return atomic_long_read(&slub_tiny_bytes);
 }
 
 unsigned long slub_mode_pages(void)
