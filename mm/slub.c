@@ -572,14 +572,6 @@ void cache_close(struct kmem_cache *c)
 
 /* ---- allocation and free ---------------------------------------------------------------- */
 
-/* A constructed object zeroed would go back unconstructed: refused, as
- * Linux refuses it. */
-static noinline void refuse_zero_with_ctor(struct kmem_cache *c)
-{
-	pr_err("kmem_cache_alloc: __GFP_ZERO on cache %s, which has a constructor: refused\n",
-	       c->common.name);
-}
-
 void *__kmem_cache_alloc(struct kmem_cache *c, gfp_t flags)
 {
 	void *obj;
@@ -635,42 +627,21 @@ void __kmem_cache_free(struct kmem_cache *h, void *obj)
 
 /* ---- kmalloc ------------------------------------------------------------------------------- */
 
+#define KMALLOC_CLASS(x, name)	{ .cs_size = (x), .cs_name = "kmalloc-" name }
 /* Linux's kmalloc classes, up to two pages (16 and 32 KiB for the host's
  * builds with 16 KiB pages). */
-#define KMALLOC_MAX_CACHE_SIZE	(2 * PAGE_SIZE)
-static const size_t kmalloc_sizes[] = {
-	8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768,
+struct cache_sizes kmalloc_classes[] = {
+	KMALLOC_CLASS(8, "8"), KMALLOC_CLASS(16, "16"), KMALLOC_CLASS(32, "32"),
+	KMALLOC_CLASS(64, "64"), KMALLOC_CLASS(96, "96"), KMALLOC_CLASS(128, "128"),
+	KMALLOC_CLASS(192, "192"), KMALLOC_CLASS(256, "256"), KMALLOC_CLASS(512, "512"),
+	KMALLOC_CLASS(1024, "1k"), KMALLOC_CLASS(2048, "2k"), KMALLOC_CLASS(4096, "4k"),
+	KMALLOC_CLASS(8192, "8k"), KMALLOC_CLASS(16384, "16k"), KMALLOC_CLASS(32768, "32k"),
 };
-static const char *const kmalloc_names[] = {
-	"kmalloc-8", "kmalloc-16", "kmalloc-32", "kmalloc-64", "kmalloc-96", "kmalloc-128",
-	"kmalloc-192", "kmalloc-256", "kmalloc-512", "kmalloc-1k", "kmalloc-2k", "kmalloc-4k",
-	"kmalloc-8k", "kmalloc-16k", "kmalloc-32k",
-};
-
-/* The class for each size: kmalloc_small[] in steps of 8 bytes up to 256,
- * kmalloc_big[] in steps of 64 above (every class there is a multiple of
- * 64), so that one load finds it.  NULL past the largest (and before boot
- * made it). */
-#define KMALLOC_SMALL_MAX	256
-static struct kmem_cache *kmalloc_small[KMALLOC_SMALL_MAX >> 3];
-static struct kmem_cache *kmalloc_big[KMALLOC_MAX_CACHE_SIZE >> 6];
-
-static struct kmem_cache **kmalloc_slot(size_t size)
-{
-	return size <= KMALLOC_SMALL_MAX ? &kmalloc_small[(size - 1) >> 3] :
-					   &kmalloc_big[(size - 1) >> 6];
-}
-
-static inline struct kmem_cache *kmalloc_cache(size_t size)
-{
-	if (size - 1 < KMALLOC_SMALL_MAX)
-		return kmalloc_small[(size - 1) >> 3];
-	return size - 1 < KMALLOC_MAX_CACHE_SIZE ? kmalloc_big[(size - 1) >> 6] : NULL;
-}
+const unsigned int nr_kmalloc_classes = ARRAY_SIZE(kmalloc_classes);
 
 void *__kmalloc(size_t size, gfp_t flags)
 {
-	struct kmem_cache *c = kmalloc_cache(size);
+	struct kmem_cache *c = kmalloc_class(size);
 	void *obj;
 
 	if (likely(c)) {
@@ -686,35 +657,6 @@ void *__kmalloc(size_t size, gfp_t flags)
 	return obj;
 }
 
-/* Why kfree() or ksize() refuses obj on page, whose flags are flags: no
- * object of a kmalloc() slab. */
-static const char *not_kmalloc(unsigned int flags)
-{
-	if ((flags & (PG_slab | PG_kmalloc)) != PG_slab)
-		return KMEM_NOT_KMALLOC;
-	return flags & PG_internal ? "the allocator's own object (a cache)" :
-				     "an object of a cache, not a kmalloc() block";
-}
-
-/* The kmalloc() class of a slab page whose flags are flags, read without
- * a lock: NULL unless PG_slab and PG_kmalloc are both set.  Size classes
- * are never destroyed, so the cache read is one, or NULL while the slab
- * is given back (map_slab_pages() clears the flags, then the pointer). */
-static inline struct kmem_cache *kmalloc_cache_of(const struct page *page, unsigned int flags)
-{
-	return (flags & (PG_slab | PG_kmalloc)) == (PG_slab | PG_kmalloc) ?
-	       READ_ONCE(page->slab_cache) : NULL;
-}
-
-static noinline void kfree_not_slab(const void *obj, struct page *page, unsigned int flags,
-				    void *caller)
-{
-	if (!(flags & PG_slab) && !kfree_large(obj, page))
-		kmem_debug_validate("kfree", obj);
-	else
-		kmem_bad_free("kfree", obj, not_kmalloc(flags), caller);
-}
-
 void __kfree(const void *obj)
 {
 	struct kmem_cache *c;
@@ -728,9 +670,9 @@ void __kfree(const void *obj)
 		return;
 	page = virt_to_page(obj);
 	flags = page ? READ_ONCE(page->flags) : 0;
-	c = kmalloc_cache_of(page, flags);
+	c = page_kmalloc_class(page, flags);
 	if (unlikely(!c)) {
-		kfree_not_slab(obj, page, flags, __builtin_return_address(0));
+		kfree_not_kmalloc_slab(obj, page, flags, __builtin_return_address(0));
 		return;
 	}
 	idx = slub_obj_check(c, flags, obj, &base);
@@ -755,7 +697,7 @@ size_t __ksize(const void *obj)
 		return 0;
 	page = virt_to_page(obj);
 	flags = page ? READ_ONCE(page->flags) : 0;
-	c = kmalloc_cache_of(page, flags);
+	c = page_kmalloc_class(page, flags);
 	if (c && slub_obj_check(c, flags, obj, &base) >= 0 && !slub_just_freed(c, obj, base))
 		size = c->common.object_size;
 	if (!size && !(flags & PG_slab))
@@ -842,25 +784,7 @@ void __kmem_get_stats(struct kmem_stats *st)
 	st->bytes_used = bytes > 0 ? (unsigned long)bytes : 0;
 }
 
-/* Makes the kmalloc() classes that fit, smallest first. */
-static void make_kmalloc_caches(void)
-{
-	size_t made = 0, size;
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(kmalloc_sizes) && kmalloc_sizes[i] <= KMALLOC_MAX_CACHE_SIZE; i++) {
-		struct kmem_cache *c = __kmem_cache_create(kmalloc_names[i], kmalloc_sizes[i], 0,
-							   CFLGS_KMALLOC, NULL, NULL);
-
-		if (!c)
-			panic("SLUB: cannot create %s", kmalloc_names[i]);
-		for (size = made + 8; size <= kmalloc_sizes[i]; size += 8)
-			*kmalloc_slot(size) = c;
-		made = kmalloc_sizes[i];
-	}
-}
-
-/* The cache of caches is static; the kmalloc() classes are made from it.
+/* The cache of caches is static; the kmalloc classes are made from it.
  * Boot, interrupts off. */
 void kmem_cache_init(void)
 {
@@ -872,10 +796,10 @@ void kmem_cache_init(void)
 		.flags = SLAB_HWCACHE_ALIGN | CFLGS_INTERNAL };
 	if (cache_open(&kmem_cache_cache) || kmem_cache_register(&kmem_cache_cache))
 		panic("SLUB: cannot make the cache of caches");
-	make_kmalloc_caches();
-	pr_info("%s: kmalloc classes of %zu to %lu bytes, slab orders up to %u, "
-		"at least %u objects a slab (%u CPU(s))\n", kmem_allocator_name, kmalloc_sizes[0],
-		KMALLOC_MAX_CACHE_SIZE, slub_max_order, min_objects_wanted(), num_possible_cpus());
+	kmalloc_classes_init();
+	pr_info("%s: kmalloc classes of %zu to %zu bytes, slab orders up to %u, "
+		"at least %u objects a slab (%u CPU(s))\n", kmem_allocator_name,
+		kmalloc_classes[0].cs_size, kmalloc_max_size, slub_max_order, min_objects_wanted(), num_possible_cpus());
 }
 
 void kmem_cache_init_late(void)

@@ -126,9 +126,6 @@ struct slub_cpu_partial {
 };
 #endif
 
-#define CFLGS_KMALLOC		0x40000000UL	/* a kmalloc() size class */
-#define CFLGS_INTERNAL		0x20000000UL	/* the allocator's own objects */
-
 struct kmem_cache {
 	struct kmem_cache_common common;	/* name, size asked for, flags, ctor,
 					 * dtor, registry link: this handle's */
