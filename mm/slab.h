@@ -207,8 +207,6 @@ static inline int is_internal(const struct kmem_cache *c)
 /* The internal cache for objects of size bytes, or NULL if none is large enough. */
 struct kmem_cache *kmem_find_internal_cachep(size_t size);
 
-extern struct kmem_cache cache_cache;	/* of struct kmem_cache (internal) */
-
 /* An object of the internal cache c (NULL: none), taken straight from its
  * slabs (zeroed with __GFP_ZERO), for the allocator's own use (and the
  * self-tests'); NULL if out of memory.  Any context. */

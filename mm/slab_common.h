@@ -81,6 +81,10 @@ static inline struct kmem_cache_common *cache_common(const struct kmem_cache *c)
 	return (struct kmem_cache_common *)c;
 }
 
+/* SLAB and SLUB: the cache of struct kmem_cache (internal), static, set
+ * up by kmem_cache_init(). */
+extern struct kmem_cache cache_cache;
+
 /* The registry of live caches (mm/slab_registry.c), built where something
  * needs it (CONFIG_SLAB_REGISTRY: SLAB, the debugging layer).  Every live
  * cache is on slab_caches, oldest first; slab_caches_lock is taken with

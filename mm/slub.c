@@ -49,7 +49,7 @@
  * has objects out, merged or not; with none it gives its reference back
  * if others share the slabs, and the last one gives the slabs back.  A
  * cache whose creator destroyed it while aliases live stays on
- * slub_caches, named after one of them.
+ * slub_targets, named after one of them.
  *
  * Bad calls.  Every free checks that the page is a slab of the cache (for
  * kfree(), of a kmalloc() class), that the pointer starts an object (the
@@ -66,13 +66,13 @@
  * (mm/slab_common.c).
  *
  * Lock order:
- *   slab_caches_lock (the registry, slub_caches, the refcounts)
+ *   slab_caches_lock (the registry, slub_targets, the refcounts)
  *     a cache's list_lock, one at a time (with interrupts off)
  *       the page allocator's zone_lock (a slab's pages get their flags)
  * Slabs are allocated and freed with no list_lock held.  Neither lock is
  * held while a constructor or destructor runs.
  *
- * slab_caches_lock: slub_caches, every cache's refcount, released and
+ * slab_caches_lock: slub_targets, every cache's refcount, released and
  * name (an orphan's), and the merge decision.
  *
  * list_lock: the cache's partial list and nr_partial, and (SLUB_TINY) every
@@ -98,8 +98,8 @@ const unsigned long kmem_checks = KMEM_CHECKS_ALL & ~(KMEM_CHECK(DESTROYED_CACHE
 						      KMEM_CHECK(OBJECT_TO_KFREE));
 const int kmem_ctor_every_alloc;		/* once per object, when its slab is made */
 
-LIST_HEAD(slub_caches);
-struct kmem_cache kmem_cache_cache;		/* of struct kmem_cache, made at boot */
+LIST_HEAD(slub_targets);
+struct kmem_cache cache_cache;		/* of struct kmem_cache, made at boot */
 
 unsigned int slub_max_order = ~0u;		/* ~0u: the mode's default */
 unsigned int slub_min_objects;			/* 0: from the CPU count */
@@ -393,7 +393,7 @@ static struct kmem_cache *find_mergeable(const struct kmem_cache *new)
 	assert_spin_held(&slab_caches_lock);
 	if (slab_nomerge || !mergeable(new) || (new->common.flags & CFLGS_KMALLOC))
 		return NULL;
-	for_each_slub_cache_reverse(c, pos)
+	for_each_target_reverse(c, pos)
 		if (mergeable(c) && c->refcount > 0 && new->size <= c->size &&
 		    !(c->size & (new->align - 1)) && c->size - new->size < sizeof(void *))
 			return c;
@@ -437,27 +437,27 @@ int cache_open(struct kmem_cache *c)
 		return 0;
 	open_own(c);
 	spin_lock_irqsave(&slab_caches_lock, save);
-	list_add_tail(&c->slub_list, &slub_caches);
+	list_add_tail(&c->target_list, &slub_targets);
 	spin_unlock_irqrestore(&slab_caches_lock, save);
 	return 0;
 }
 
 struct kmem_cache *cache_struct_alloc(void)
 {
-	struct kmem_cache *c = &kmem_cache_cache;
+	struct kmem_cache *c = &cache_cache;
 
 	if (should_failslab(c->common.name, c->common.object_size, GFP_KERNEL))
 		return NULL;
 	return slub_alloc(c, c, GFP_KERNEL | __GFP_ZERO);
 }
 
-/* Gives a cache struct back to kmem_cache_cache. */
+/* Gives a cache struct back to cache_cache. */
 static void cache_struct_put(struct kmem_cache *c)
 {
 	uintptr_t base;
-	long idx = slub_obj_check(&kmem_cache_cache, READ_ONCE(virt_to_page(c)->flags), c, &base);
+	long idx = slub_obj_check(&cache_cache, READ_ONCE(virt_to_page(c)->flags), c, &base);
 
-	if (idx < 0 || slub_free(&kmem_cache_cache, &kmem_cache_cache, c, base, (unsigned int)idx))
+	if (idx < 0 || slub_free(&cache_cache, &cache_cache, c, base, (unsigned int)idx))
 		kmem_bad_free("cache_struct_free", c, KMEM_NOT_CACHE, __builtin_return_address(0));
 }
 
@@ -561,7 +561,7 @@ void cache_close(struct kmem_cache *c)
 	last = t->refcount <= 1;	/* 1: never counted (creation failed); -1: dying */
 	t->refcount = last ? 0 : t->refcount - 1;
 	if (last)
-		list_del(&t->slub_list);
+		list_del(&t->target_list);
 	spin_unlock_irqrestore(&slab_caches_lock, save);
 	if (!last)
 		return;
@@ -737,12 +737,12 @@ unsigned long __kmem_reclaim(void)
 	long before = 0, after = 0;
 
 	spin_lock_irqsave(&slab_caches_lock, save);
-	for_each_slub_cache(c, pos)
+	for_each_target(c, pos)
 		before += atomic_long_read(&c->nr_pages);
 	spin_unlock_irqrestore(&slab_caches_lock, save);
 	slub_flush(NULL);
 	spin_lock_irqsave(&slab_caches_lock, save);
-	for_each_slub_cache(c, pos) {
+	for_each_target(c, pos) {
 		discard_empty_partials(c);
 		after += atomic_long_read(&c->nr_pages);
 	}
@@ -771,7 +771,7 @@ void __kmem_get_stats(struct kmem_stats *st)
 	long bytes = 0;
 
 	spin_lock_irqsave(&slab_caches_lock, save);
-	for_each_slub_cache(c, pos) {
+	for_each_target(c, pos) {
 		pages += (unsigned long)atomic_long_read(&c->nr_pages);
 		if (c->released)
 			bytes += handle_bytes(c);
@@ -791,10 +791,10 @@ void kmem_cache_init(void)
 	assert_irqs_disabled();
 	if (slub_max_order == ~0u)
 		slub_max_order = slub_default_max_order;
-	kmem_cache_cache.common = (struct kmem_cache_common){
+	cache_cache.common = (struct kmem_cache_common){
 		.name = "kmem_cache", .object_size = sizeof(struct kmem_cache),
 		.flags = SLAB_HWCACHE_ALIGN | CFLGS_INTERNAL };
-	if (cache_open(&kmem_cache_cache) || kmem_cache_register(&kmem_cache_cache))
+	if (cache_open(&cache_cache) || kmem_cache_register(&cache_cache))
 		panic("SLUB: cannot make the cache of caches");
 	kmalloc_classes_init();
 	pr_info("%s: kmalloc classes of %zu to %zu bytes, slab orders up to %u, "
