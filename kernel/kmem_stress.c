@@ -298,7 +298,7 @@ static int report_run(unsigned int n, unsigned long ops, struct kmem_stress_resu
 	return 0;
 }
 
-/* The warm-up run's operations: the first run grows the general caches
+/* The warm-up run's operations: the first run grows the kmalloc classes
  * and would count that against one CPU's figure. */
 #define STRESS_WARM_UP	20000UL
 

@@ -83,6 +83,10 @@ static inline struct kmem_cache_common *cache_common(const struct kmem_cache *c)
 	return (struct kmem_cache_common *)c;
 }
 
+/* SLAB and SLUB: the cache of struct kmem_cache (internal), static, set
+ * up by kmem_cache_init(). */
+extern struct kmem_cache cache_cache;
+
 /* The registry of live caches (mm/slab_registry.c), built where something
  * needs it (CONFIG_SLAB_REGISTRY: SLAB, the debugging layer).  Every live
  * cache is on slab_caches, oldest first; slab_caches_lock is taken with
@@ -146,6 +150,85 @@ unsigned long cache_live_objects(struct kmem_cache *c);
 void cache_close(struct kmem_cache *c);
 /* and, where it can be built without the registry (SLOB),
  * cache_struct_live() (above). */
+
+/* ---- kmalloc classes (SLAB, SLUB) ---------------------------------------------------
+ *
+ * kmalloc() takes a block of a kmalloc class, a cache per size (each
+ * allocator lists its sizes and names in kmalloc_classes[], smallest
+ * first), up to KMALLOC_MAX_CACHE_SIZE; larger blocks are whole pages (a
+ * large block, below).  mm/slab_common_kmalloc.c makes the classes at
+ * boot and fills the table the lookups read; SLOB has no classes (its
+ * heap fits every size) and builds none of this (CONFIG_KMALLOC_CLASSES).
+ */
+
+/* Cache flags the allocators keep next to the SLAB_* ones. */
+#define CFLGS_KMALLOC		0x40000000UL	/* a kmalloc class */
+#define CFLGS_INTERNAL		0x20000000UL	/* the allocator's own objects */
+
+/* Larger kmalloc() requests take whole pages (a large block), not a
+ * kmalloc class: an object of many pages cached in a magazine, on a free
+ * slab or on a CPU's slab would park them all, and the pages themselves
+ * round no worse than the power-of-two classes would.  Up to two pages
+ * stay in a class: blocks of 2-8 KiB are few, and through the page
+ * allocator's one lock they would not scale. */
+#define KMALLOC_MAX_CACHE_SIZE	(2 * PAGE_SIZE)
+
+/* A cache of a size: a kmalloc class (SLAB's internal caches too). */
+struct cache_sizes {
+	size_t cs_size;
+	const char *cs_name;
+	struct kmem_cache *cs_cachep;	/* NULL if not made (this PAGE_SIZE and
+					 * MAX_ORDER cannot hold it) */
+};
+/* What each allocator gives: its classes, smallest first, each size a
+ * multiple of 8 (of 64 above KMALLOC_SMALL_MAX). */
+extern struct cache_sizes kmalloc_classes[];
+extern const unsigned int nr_kmalloc_classes;
+extern size_t kmalloc_max_size;		/* the largest kmalloc class made */
+
+/* Makes the kmalloc classes that fit, smallest first, each aligned to its
+ * largest power-of-two divisor, and fills the table; panics if it cannot
+ * make the smallest.  Boot. */
+void kmalloc_classes_init(void);
+
+/* The class for each size, NULL past the largest made (and before boot
+ * made it): kmalloc_small[] in steps of 8 bytes up to 256, kmalloc_big[]
+ * in steps of the 64-byte line above, so that one load finds it. */
+#define KMALLOC_SMALL_MAX	256
+extern struct kmem_cache *kmalloc_small[KMALLOC_SMALL_MAX >> 3];
+extern struct kmem_cache *kmalloc_big[KMALLOC_MAX_CACHE_SIZE >> 6];
+
+/* The kmalloc class kmalloc(size) uses, or NULL (0, or beyond the largest). */
+static inline struct kmem_cache *kmalloc_class(size_t size)
+{
+	if (size - 1 < KMALLOC_SMALL_MAX)
+		return kmalloc_small[(size - 1) >> 3];
+	return size - 1 < KMALLOC_MAX_CACHE_SIZE ? kmalloc_big[(size - 1) >> 6] : NULL;
+}
+
+/* The kmalloc class of the slab page, read without a lock: NULL unless
+ * flags (the page's, read once) have PG_slab and PG_kmalloc both.  Classes
+ * are never destroyed, so the cache read is one, or NULL while the slab
+ * is given back (the allocator clears the flags, then the pointer); the
+ * cache of any other slab is never read here, as it may be being
+ * destroyed. */
+static inline struct kmem_cache *page_kmalloc_class(const struct page *page, unsigned int flags)
+{
+	return (flags & (PG_slab | PG_kmalloc)) == (PG_slab | PG_kmalloc) ?
+	       READ_ONCE(page->slab_cache) : NULL;
+}
+
+/* kfree() of obj on page, whose flags are flags, that is on no slab of a
+ * kmalloc class: frees it if it is a large block, else reports it (from
+ * caller). */
+void kfree_not_kmalloc_slab(const void *obj, struct page *page, unsigned int flags,
+			    void *caller);
+
+/* Reports kmem_cache_alloc() of c with __GFP_ZERO, refused (c has a
+ * constructor: a constructed object zeroed would go back unconstructed;
+ * Linux refuses it too), and counts it in kmem_zero_ctor_refusals. */
+void refuse_zero_with_ctor(struct kmem_cache *c);
+extern atomic_long_t kmem_zero_ctor_refusals;
 
 /* ---- object index by a multiply ------------------------------------------------- */
 

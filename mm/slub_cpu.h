@@ -15,10 +15,6 @@ static inline unsigned long next_tid(unsigned long tid)
 	return tid + 1;
 }
 
-#define JUST_FREED	"double free (the object was just freed: it heads the free list it " \
-			"went to)"
-#define ALL_FREE	"double free (every object of its slab is free)"
-
 /* An object of c for handle h, from a refill of this CPU's list
  * (interrupts off inside); NULL if out of memory. */
 void *slab_alloc_slow(struct kmem_cache *c, struct kmem_cache *h, gfp_t flags);

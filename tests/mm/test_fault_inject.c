@@ -2,7 +2,7 @@
  * (CONFIG_FAULT_INJECTION), for whichever allocator is built in: the
  * settings' syntax, interval, times, probability and filters, and injected
  * failures reaching the error paths of kmem_cache_create, slab growth,
- * bigblocks (kmalloc above a page), krealloc and the trace replay, with no
+ * large blocks (kmalloc above a page), krealloc and the trace replay, with no
  * page leaked and the allocators' structures intact.  Also on the host. */
 #include <tiny/kernel.h>
 #include <tiny/fault_inject.h>
@@ -293,7 +293,7 @@ static void create_fails_on_its_descriptor(struct ktest *t)
 }
 
 /* A kmalloc of several pages whose pages are refused: NULL, nothing leaked. */
-static void bigblock_pages_refused(struct ktest *t)
+static void large_block_pages_refused(struct ktest *t)
 {
 	unsigned long flags, free0, injected0 = fail_page_alloc.injected;
 	void *p;
@@ -426,7 +426,7 @@ static const struct ktest_case fault_inject_cases[] = {
 	KTEST_CASE(size_filter),
 	KTEST_CASE(page_failures_in_create_and_growth),
 	KTEST_CASE(create_fails_on_its_descriptor),
-	KTEST_CASE(bigblock_pages_refused),
+	KTEST_CASE(large_block_pages_refused),
 	KTEST_CASE(krealloc_keeps_the_old_block),
 	KTEST_CASE(replay_counts_injected_failures),
 	{}

@@ -1212,7 +1212,7 @@ static void constructors_when_memory_runs_out(struct ktest *t)
 			next = *filler;
 			kfree(filler);
 			filler = next;
-			kmem_reclaim();		/* SLAB keeps it in a general cache */
+			kmem_reclaim();		/* SLAB keeps it in a kmalloc class */
 		}
 		chain = exhaust_cache(c, &count);
 		KTEST_EXPECT_NULL(t, kmem_cache_alloc(c, GFP_ATOMIC | __GFP_NOWARN));
