@@ -499,7 +499,7 @@ debug-matrix:
 	$(Q)$(PYTHON) $(srctree)/scripts/debug-matrix --build $(BUILD) --mem $(MEM) \
 		--timeout $(MATRIX_TIMEOUT) > $(BUILD)/debug-matrix/report.txt; status=$$?; \
 		cat $(BUILD)/debug-matrix/report.txt; \
-		if [ "$(MEM)" = 32 ] && [ "$(MATRIX_TIMEOUT)" = 300 ]; then \
+		if [ $$status -le 1 ] && [ "$(MEM)" = 32 ] && [ "$(MATRIX_TIMEOUT)" = 300 ]; then \
 		cp $(BUILD)/debug-matrix/report.txt $(srctree)/docs/results/debug-matrix-$(RESULTS_DATE).txt && \
 		echo "(written to docs/results/debug-matrix-$(RESULTS_DATE).txt)"; fi; exit $$status
 
