@@ -55,7 +55,7 @@ kconfig_env := cd $(objtree) && srctree=$(srctree) KCONFIG_CONFIG=.config
 
 config-targets := defconfig $(DEFCONFIGS) menuconfig olddefconfig savedefconfig oldconfig
 meta-targets := help clean distclean test test-bochs run iso qemu gdb sizes fastpath compare bench fuzz coverage host-test \
-		script-test check-deps vmlinux-for-qemu quick debug-costs smpbench soak trace-shapes smallmem slabtest which-allocator
+		script-test check-deps vmlinux-for-qemu quick debug-costs debug-matrix smpbench soak trace-shapes smallmem slabtest which-allocator
 build-goals := $(filter-out $(config-targets) $(meta-targets),$(MAKECMDGOALS))
 ifeq ($(MAKECMDGOALS),)
 build-goals := all
@@ -509,6 +509,22 @@ many-caches:
 		cat $(BUILD)/many-caches/report.txt; [ $$status = 0 ] || exit $$status; \
 		cp $(BUILD)/many-caches/report.txt $(srctree)/docs/results/many-caches-$(RESULTS_DATE).txt && \
 		echo "(written to docs/results/many-caches-$(RESULTS_DATE).txt)"
+
+## debug-matrix every self-test suite under every kmem_debug= letter set (none, Z, P, U, T, ZPU)
+##             on each *_debug kernel, one boot each (MATRIX_TIMEOUT s at most, 300): how each
+##             boot ended and pass/fail/skip per suite (docs/results/debug-matrix-DATE.txt);
+##             fails if a boot does not survive (panic, exception, timeout)
+MATRIX_TIMEOUT ?= 300
+debug-matrix:
+	$(Q)$(DEPS) build qemu python
+	+$(Q)for a in slab_debug slob_debug slub_debug; do $(call build_defconfig,$${a}) || exit 1; done
+	$(Q)mkdir -p $(BUILD)/debug-matrix $(srctree)/docs/results
+	$(Q)$(PYTHON) $(srctree)/scripts/debug-matrix --build $(BUILD) --mem $(MEM) \
+		--timeout $(MATRIX_TIMEOUT) > $(BUILD)/debug-matrix/report.txt; status=$$?; \
+		cat $(BUILD)/debug-matrix/report.txt; \
+		if [ $$status -le 1 ] && [ "$(MEM)" = 32 ] && [ "$(MATRIX_TIMEOUT)" = 300 ]; then \
+		cp $(BUILD)/debug-matrix/report.txt $(srctree)/docs/results/debug-matrix-$(RESULTS_DATE).txt && \
+		echo "(written to docs/results/debug-matrix-$(RESULTS_DATE).txt)"; fi; exit $$status
 
 ## fuzz        libFuzzer on each allocator (SLAB, SLUB, SLUB_TINY, SLOB) for FUZZ_TIME seconds
 ##             (default 60): the API fuzzer and the replay-module fuzzer

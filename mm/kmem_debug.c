@@ -436,6 +436,11 @@ void kmem_debug_apply(const struct kmem_debug_settings *s)
 	kmalloc_flags = flags_for(s, "kmalloc");
 }
 
+int kmem_debug_active(void)
+{
+	return READ_ONCE(kmem_debug_settings.flags) != 0;
+}
+
 static int kmem_debug_param(const char *val)
 {
 	return kmem_debug_set(val ? val : "") ? PARSE_BAD : PARSE_OK;

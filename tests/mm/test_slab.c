@@ -18,6 +18,7 @@
 #include <tiny/string.h>
 #include <tiny/timer.h>
 #include "../../mm/slab.h"
+#include "allocator_suite.h"
 
 static void slab_exit(struct ktest *t)
 {
@@ -1980,6 +1981,7 @@ static const struct ktest_case slab_cases[] = {
 static const struct ktest_suite slab_suite = {
 	.name = "slab",
 	.cases = slab_cases,
+	.init = allocator_suite_init,
 	.exit = slab_exit,
 };
 KTEST_SUITE(slab_suite);

@@ -14,6 +14,7 @@
 #include <tiny/string.h>
 #include <tiny/timer.h>
 #include "../../mm/slob.h"
+#include "allocator_suite.h"
 
 static unsigned long heap_pages(void)
 {
@@ -464,6 +465,7 @@ static const struct ktest_case slob_cases[] = {
 static const struct ktest_suite slob_suite = {
 	.name = "slob",
 	.cases = slob_cases,
+	.init = allocator_suite_init,
 	.exit = slob_exit,
 };
 KTEST_SUITE(slob_suite);

@@ -15,6 +15,7 @@
 #include <tiny/ktest.h>
 #include <tiny/string.h>
 #include "../../mm/slub.h"
+#include "allocator_suite.h"
 
 static void slub_exit(struct ktest *t)
 {
@@ -542,6 +543,7 @@ static void validator_finds_damage(struct ktest *t)
 	local_irq_save(flags);
 	KTEST_ASSERT_EQ(t, kmem_validate(), 0);
 	page = slab_of(c, objs[0]);
+	KTEST_ASSERT_NOT_NULL(t, page);
 	s = slab_state(page);
 	KTEST_ASSERT_EQ(t, state_inuse(s), 1u);
 	KTEST_ASSERT_NE(t, state_free(s), SLUB_FREE_NONE);
@@ -582,6 +584,7 @@ static const struct ktest_case slub_cases[] = {
 static const struct ktest_suite slub_suite = {
 	.name = "slub",
 	.cases = slub_cases,
+	.init = allocator_suite_init,
 	.exit = slub_exit,
 };
 KTEST_SUITE(slub_suite);
