@@ -55,7 +55,7 @@ kconfig_env := cd $(objtree) && srctree=$(srctree) KCONFIG_CONFIG=.config
 
 config-targets := defconfig $(DEFCONFIGS) menuconfig olddefconfig savedefconfig oldconfig
 meta-targets := help clean distclean test test-bochs run iso qemu gdb sizes fastpath compare bench fuzz coverage host-test \
-		script-test check-deps vmlinux-for-qemu quick debug-costs debug-matrix smpbench soak trace-shapes smallmem slabtest which-allocator
+		script-test check-deps vmlinux-for-qemu quick debug-costs debug-matrix many-caches smpbench soak trace-shapes smallmem slabtest which-allocator
 build-goals := $(filter-out $(config-targets) $(meta-targets),$(MAKECMDGOALS))
 ifeq ($(MAKECMDGOALS),)
 build-goals := all
