@@ -498,7 +498,7 @@ static void racing_double_free_reported_once(struct ktest *t)
 
 /*
  * A destroy while another CPU gives the cache's last object back out of its
- * quarantine (issue 34).  The object leaves under its quarantine's lock, so
+ * quarantine.  The object leaves under its quarantine's lock, so
  * the destroy's flush waits for it and the destroy succeeds.  Objects once
  * left their quarantine into a list of the releasing CPU's, in neither
  * place for a while, and a destroy meanwhile failed on them ("has 1

@@ -148,7 +148,7 @@ def verdict_counts_failures():
     if not faults or not all(f.isdigit() and int(f) < 100 for f in faults[:len(ALLOCATORS)]):
         problems.append(f"32 MiB: the allocators took host page faults in the replay "
                         f"(is the RAM not backed beforehand?): {faults}")
-    # glibc is timed on a second pass, its heap kept from the first (issue 32):
+    # glibc is timed on a second pass, its heap kept from the first (docs/goals.md):
     # without the warm-up it took about 1,700 faults on this trace, 140 with it
     glibc = len(ALLOCATORS)
     if not faults or len(faults) <= glibc or not faults[glibc].isdigit() or int(faults[glibc]) > 600:
