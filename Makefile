@@ -311,7 +311,7 @@ build_tweaked = $(MAKE) -s -f $(srctree)/Makefile O=$(SIZES_BUILD)/$(1)-$(2) $(1
 	$(MAKE) -s -f $(srctree)/Makefile O=$(SIZES_BUILD)/$(1)-$(2)
 # The uniprocessor kernels without the self-tests (<name>-up), as the 2005
 # figures were measured; the same with SMP (<name>-smp); and the
-# uniprocessor SLAB or SLOB kernel with one option changed (-cost-<tag>).
+# uniprocessor kernel of an allocator with one option changed (-cost-<tag>).
 UP := --disable SMP --disable SELFTEST
 SIZES_DATE := $(shell date +%Y-%m-%d)
 

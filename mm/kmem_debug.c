@@ -1,5 +1,5 @@
-/* kmem_debug.c - heap debugging (CONFIG_DEBUG_KMEM), one layer for both
- * allocators: it implements the public API of <tiny/slab.h> on top of the
+/* kmem_debug.c - heap debugging (CONFIG_DEBUG_KMEM), one layer for every
+ * allocator: it implements the public API of <tiny/slab.h> on top of the
  * allocator's raw entry points (__kmalloc, __kmem_cache_alloc, ...: see
  * mm/slab_common.h, whose KMEM_PUBLIC() leaves the public names to this
  * file when CONFIG_DEBUG_KMEM is set).
@@ -11,7 +11,7 @@
  *
  * The header is aligned as the cache asked (the object offset is a
  * multiple of the alignment), the right red zone runs to the end of what
- * the allocator gave (raw ksize: a size class's or a bigblock's slack
+ * the allocator gave (raw ksize: a size class's or a large block's slack
  * too).  Every debugged object is in a registry (a hash of headers by the
  * caller's pointer): a pointer is trusted only when the registry has it,
  * so a bad pointer never makes the layer read a header.  A debugged cache

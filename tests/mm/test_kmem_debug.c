@@ -1178,7 +1178,7 @@ static void bad_call_make(enum kmem_bad_call what, struct bad_setup *b)
 }
 
 /*
- * Every bad call of the table, with every letter on, on both allocators:
+ * Every bad call of the table, with every letter on, on every allocator:
  * reported exactly once (by the layer, or by the allocator when the layer
  * passes the pointer on) and no object disturbed.  This is where the
  * calls an allocator leaves to the layer (kmem_allocator_catches() false:
