@@ -223,6 +223,11 @@ build_defconfig = $(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1) $(1)_defconf
 # list (an allocator whose defconfig this tree lacks is left out), and the
 # kernels of all of them built: $(build_allocators)
 ALLOCATORS = $(shell $(PYTHON) $(srctree)/scripts/allocators.py)
+# One configuration per allocator, without the variants (SLOB-fast): the
+# ISO's kernels, sizes' tables, the fuzzer and coverage
+ONE_PER_ALLOCATOR = $(shell $(PYTHON) $(srctree)/scripts/allocators.py --kinds allocator)
+# The allocators a debug configuration exists for (debug-costs)
+DEBUGGED_ALLOCATORS = $(shell $(PYTHON) $(srctree)/scripts/allocators.py --debugged)
 build_allocators = for a in $(ALLOCATORS); do $(call build_defconfig,$${a}) || exit 1; done
 
 # compare, bench and soak replay every shipped trace (scripts/traces.py)
@@ -242,7 +247,7 @@ run: iso
 
 ## iso         build/tinyslab.iso: GRUB (grub-mkrescue) with the SLAB, SLUB, SLUB_TINY and SLOB
 ##             kernels and the replay trace
-ISO_ALLOCS := slab slub slub_tiny slob
+ISO_ALLOCS = $(ONE_PER_ALLOCATOR)
 iso:
 	$(Q)$(DEPS) build iso python
 	$(Q)for a in $(ISO_ALLOCS); do $(call build_defconfig,$${a}) || exit 1; done
@@ -315,7 +320,7 @@ build_tweaked = $(MAKE) -s -f $(srctree)/Makefile O=$(SIZES_BUILD)/$(1)-$(2) $(1
 	$(MAKE) -s -f $(srctree)/Makefile O=$(SIZES_BUILD)/$(1)-$(2)
 # The uniprocessor kernels without the self-tests (<name>-up), as the 2005
 # figures were measured; the same with SMP (<name>-smp); and the
-# uniprocessor SLAB or SLOB kernel with one option changed (-cost-<tag>).
+# uniprocessor kernel of an allocator with one option changed (-cost-<tag>).
 UP := --disable SMP --disable SELFTEST
 SIZES_DATE := $(shell date +%Y-%m-%d)
 
@@ -323,7 +328,7 @@ SIZES_DATE := $(shell date +%Y-%m-%d)
 ##             uniprocessor then SMP, without the self-tests, beside the 2005 SLOB patch's
 ##             figures; what SLOB's fast heap and each debugging option cost; written to
 ##             docs/results/sizes-DATE.txt and the README's opening table
-SIZES_ALLOCS := $(filter-out slob_fast,$(shell $(PYTHON) $(srctree)/scripts/allocators.py))
+SIZES_ALLOCS = $(ONE_PER_ALLOCATOR)
 sizes:
 	$(Q)$(DEPS) build python
 	+$(Q)for a in $(SIZES_ALLOCS); do \
@@ -430,9 +435,7 @@ smpbench:
 		cp $(BUILD)/smpbench/report.txt $(srctree)/docs/results/smpbench-$$(date +%Y-%m-%d).txt && \
 		echo "(written to docs/results/smpbench-$$(date +%Y-%m-%d).txt)"
 
-# The allocators every comparison runs (scripts/allocators.py: those with a
-# defconfig in this tree), and the date the results files carry.
-ALLOCATORS = $(shell $(PYTHON) $(srctree)/scripts/allocators.py)
+# The date the results files carry.
 RESULTS_DATE := $(shell date +%Y-%m-%d)
 
 ## smallmem    free pages and Slab: of every allocator's uniprocessor kernel without the
@@ -481,7 +484,7 @@ slabtest:
 debug-costs:
 	$(Q)$(DEPS) build python host
 	$(Q)$(probe_i386)
-	$(Q)for c in slab slub slob; do \
+	$(Q)for c in $(DEBUGGED_ALLOCATORS); do \
 		$(with_i386) $(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=$$c bench bench-kdbg || exit 1; done
 	$(Q)mkdir -p $(BUILD)/host $(srctree)/docs/results
 	$(Q)$(PYTHON) $(srctree)/scripts/trace2replay --quiet -o $(BUILD)/host/trace.replay \
@@ -528,7 +531,7 @@ debug-matrix:
 
 ## fuzz        libFuzzer on each allocator (SLAB, SLUB, SLUB_TINY, SLOB) for FUZZ_TIME seconds
 ##             (default 60): the API fuzzer and the replay-module fuzzer
-FUZZ_ALLOCS := slab slub slub_tiny slob
+FUZZ_ALLOCS = $(ONE_PER_ALLOCATOR)
 fuzz:
 	$(Q)$(DEPS) build python host
 	$(Q)$(probe_i386)
@@ -539,7 +542,7 @@ fuzz:
 ## coverage    line coverage of mm/ on the host (llvm-cov): the host suites, the fuzz corpus
 ##             and the trace replay, SLAB, SLUB, SLUB_TINY and SLOB; a table, and
 ##             build/coverage/html
-COV_ALLOCS := slab slub slub_tiny slob
+COV_ALLOCS = $(ONE_PER_ALLOCATOR)
 coverage:
 	$(Q)$(DEPS) build python host coverage
 	$(Q)for c in $(COV_ALLOCS); do \

@@ -1,5 +1,5 @@
-/* kmem_debug.c - heap debugging (CONFIG_DEBUG_KMEM), one layer for both
- * allocators: it implements the public API of <tiny/slab.h> on top of the
+/* kmem_debug.c - heap debugging (CONFIG_DEBUG_KMEM), one layer for every
+ * allocator: it implements the public API of <tiny/slab.h> on top of the
  * allocator's raw entry points (__kmalloc, __kmem_cache_alloc, ...: see
  * mm/slab_common.h, whose KMEM_PUBLIC() leaves the public names to this
  * file when CONFIG_DEBUG_KMEM is set).
@@ -44,7 +44,7 @@
  * flush takes every CPU's quarantine lock in turn and empties each: when it
  * returns, every object freed before it began is back with the allocator,
  * also those another CPU was giving back meanwhile (it waited for them),
- * and a destroy after a flush finds the cache empty (issue 34: objects on
+ * and a destroy after a flush finds the cache empty (objects on
  * their way out of another CPU's quarantine were once in neither place,
  * and the destroy failed on them).  Per CPU rather than per cache: a free
  * takes only its own CPU's lock, which no other CPU takes but a flush, so

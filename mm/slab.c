@@ -105,7 +105,7 @@
  * structures, their accessors and the layout's arithmetic, no decision.
  *
  * Lock order:
- *   slab_caches_lock (mm/slab_common.c)
+ *   slab_caches_lock (mm/slab_registry.c)
  *     a cache's lock (c->lock), one at a time: pages, descriptors and
  *     magazines are taken and given back with none held, so an internal
  *     cache's lock and zone_lock are never taken inside another c->lock
@@ -116,7 +116,7 @@
  *     the page allocator's zone_lock (slabs destroyed while the reaper or
  *     kmem_reclaim() holds slab_caches_lock)
  *
- * slab_caches_lock: the list of live caches (mm/slab_common.c).  The
+ * slab_caches_lock: the list of live caches (mm/slab_registry.c).  The
  * reaper, kmem_reclaim(), the reports and the validator hold it while they
  * take each cache's lock in turn.
  *

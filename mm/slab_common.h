@@ -327,7 +327,7 @@ enum kmem_bad_call {
 /* The bad calls the allocator built here catches by itself: a bit per
  * kmem_bad_call (every other bad call of the API: a second destroy, a free
  * of ZERO_SIZE_PTR to a cache, a large block freed twice, is caught by
- * both). */
+ * every one). */
 extern const unsigned long kmem_checks;
 #define KMEM_CHECKS_ALL		((1UL << KMEM_BAD_CALLS) - 1)
 #define KMEM_CHECK(what)	(1UL << KMEM_BAD_##what)
@@ -382,7 +382,7 @@ static inline void *kmem_debug_bad_free(const void *obj, void *caller)
 
 
 /* Why a bad pointer was refused, for kmem_bad_free(): one text per case,
- * the same in both allocators and the debugging layer (string literals:
+ * the same in every allocator and the debugging layer (string literals:
  * the linker keeps one copy). */
 #define KMEM_NOT_KMALLOC	"not a live kmalloc() block"		/* kfree(), ksize() */
 #define KMEM_NOT_CACHE_OBJECT	"not a live object of this cache"	/* kmem_cache_free() */

@@ -3,8 +3,8 @@
  *
  * Registry.  Every live cache is on slab_caches, so that names are unique
  * (a second cache of a name a live cache has is refused) and a pointer
- * that is no live cache (a second destroy) is told apart.  SLAB walks it
- * (its reaper, kmem_reclaim()); the debugging layer asks it whether a
+ * that is no live cache (a second destroy) is told apart.  SLAB and SLUB walk
+ * it (reaper, kmem_reclaim(), reports); the debugging layer asks it whether a
  * cache it is given is still live.  A build without it (SLOB without the
  * layer) keeps no list: see kmem_cache_listed() in slab_common.h.
  *

@@ -8,7 +8,8 @@
  * a link: 8 bytes on i386).  One heap of pages holds every block, behind
  * the small interface of slob.h: by default the small heap of
  * slob_heap.c (free blocks in address order, page by page, merged on
- * free; the tightest page that fits is taken); with CONFIG_SLOB_FAST_HEAP
+ * free; the first fitting page of the tightest power-of-two list of pages
+ * by largest free block is taken); with CONFIG_SLOB_FAST_HEAP
  * the segregated heap of slob_fast.c,
  * whose operations are O(1) and whose start maps check every free.  A
  * free block never crosses a page boundary.  This file holds what both

@@ -1,4 +1,4 @@
-/* kmem_debug.h - heap debugging for both object allocators
+/* kmem_debug.h - heap debugging for every object allocator
  * (CONFIG_DEBUG_KMEM, mm/kmem_debug.c): red zones, poisoning with a
  * quarantine, owner tracking, leak reports, and the checks that find
  * damage.  The boot parameter kmem_debug= (and kmem_debug_set()) chooses:

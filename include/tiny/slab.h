@@ -123,7 +123,7 @@ static inline size_t ksize_track_caller(const void *obj, void *caller)
 }
 #endif
 
-/* mm/util.c: built on the calls above, the same for both allocators; each
+/* mm/util.c: built on the calls above, the same for every allocator; each
  * allocates (and krealloc frees) on behalf of its caller, the site that
  * the debugging layer records. */
 /* kmalloc() with every byte up to ksize() zeroed. */

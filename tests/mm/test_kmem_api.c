@@ -1,6 +1,6 @@
 /* test_kmem_api.c - the API contract every object allocator must keep.
  *
- * The same cases run unchanged against SLAB and SLOB, in the kernel and in
+ * The same cases run unchanged against every allocator, in the kernel and in
  * the host harness: sizes, alignment, ksize, zeroing, overflow checks,
  * krealloc, caches with and without constructors, many live objects,
  * random stress, allocation from the timer interrupt, exhaustion and

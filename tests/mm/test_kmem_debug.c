@@ -498,7 +498,7 @@ static void racing_double_free_reported_once(struct ktest *t)
 
 /*
  * A destroy while another CPU gives the cache's last object back out of its
- * quarantine (issue 34).  The object leaves under its quarantine's lock, so
+ * quarantine.  The object leaves under its quarantine's lock, so
  * the destroy's flush waits for it and the destroy succeeds.  Objects once
  * left their quarantine into a list of the releasing CPU's, in neither
  * place for a while, and a destroy meanwhile failed on them ("has 1
@@ -1178,7 +1178,7 @@ static void bad_call_make(enum kmem_bad_call what, struct bad_setup *b)
 }
 
 /*
- * Every bad call of the table, with every letter on, on both allocators:
+ * Every bad call of the table, with every letter on, on every allocator:
  * reported exactly once (by the layer, or by the allocator when the layer
  * passes the pointer on) and no object disturbed.  This is where the
  * calls an allocator leaves to the layer (kmem_allocator_catches() false:
