@@ -349,14 +349,25 @@ sizes:
 
 ## fastpath    SLUB's fast paths in the SMP and uniprocessor kernels as built (objdump), checked
 ##             for no lock prefix and no interrupt disable: docs/results/slub-fastpath-DATE.txt
-##             and the block in docs/design.md
+##             and the block in docs/design.md; then every allocator's kmalloc, kfree,
+##             kmem_cache_alloc and kmem_cache_free fast paths, SMP and uniprocessor: what
+##             they execute, checked against what the host glue executes or charges, with
+##             this CPU's cost of each class (bench-insns): docs/results/fastpath-DATE.txt
+FASTPATH_ALLOCS := $(shell $(PYTHON) $(srctree)/scripts/allocators.py)
 fastpath:
 	$(Q)$(DEPS) build python
-	+$(Q)$(call build_tweaked,slub,smp,--disable SELFTEST)
-	+$(Q)$(call build_tweaked,slub,up,$(UP))
+	+$(Q)for a in $(FASTPATH_ALLOCS); do $(call build_tweaked,$${a},smp,--disable SELFTEST) && \
+		$(call build_tweaked,$${a},up,$(UP)) || exit 1; done
 	$(Q)$(PYTHON) $(srctree)/scripts/fastpath-disasm $(SIZES_BUILD)/slub-smp/vmlinux \
 		$(SIZES_BUILD)/slub-up/vmlinux --out $(srctree)/docs/results/slub-fastpath-$(SIZES_DATE).txt \
 		--design $(srctree)/docs/design.md
+	$(Q)$(probe_i386)
+	$(Q)$(with_i386) $(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slab bench-insns
+	$(Q)$(with_i386) $(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slab run-bench-insns \
+		> $(BUILD)/bench-insns.txt
+	$(Q)$(PYTHON) $(srctree)/scripts/fastpath-disasm --table $(SIZES_BUILD) \
+		--insns $(BUILD)/bench-insns.txt --table-out $(srctree)/docs/results/fastpath-$(SIZES_DATE).txt \
+		--doc $(srctree)/docs/benchmarks.md
 
 ## which-allocator the tables and verdicts of docs/which-allocator.md, rewritten from the
 ##             newest docs/results files of make sizes, compare, bench, slabtest and smallmem

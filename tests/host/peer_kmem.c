@@ -48,6 +48,7 @@ const char kmem_allocator_name[] = PEER_NAME;
 __thread volatile sig_atomic_t host_irqs_off;
 __thread volatile sig_atomic_t host_irq_pending;
 __thread unsigned int host_cpu_id;
+__thread unsigned long host_percpu_offset;
 unsigned int host_nr_online = 1;
 /* Locks as in tests/host/smp.c: test-and-set (kernel/timer.c takes them;
  * their waits are kernel/spinlock_wait.c). */
