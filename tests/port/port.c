@@ -31,10 +31,32 @@
 int console_loglevel = 7;
 unsigned long reports_printed;
 
+/* fmt with each "%pS" (a code address, printed by the kernel's vsnprintf
+ * as a symbol) made "%p": the C library's printf would print the pointer
+ * and then a stray "S".  Formats longer than the buffer are cut. */
+static const char *c_library_format(const char *fmt, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	while (*fmt && n + 1 < len) {
+		buf[n++] = *fmt;
+		if (fmt[0] == '%' && fmt[1] == 'p' && fmt[2] == 'S') {
+			buf[n++] = 'p';
+			fmt += 3;
+			continue;
+		}
+		fmt++;
+	}
+	buf[n] = 0;
+	return buf;
+}
+
 int vprintk(const char *fmt, va_list args)
 {
 	int level = printk_level(&fmt), n;
+	char buf[256];
 
+	fmt = c_library_format(fmt, buf, sizeof(buf));
 	if (level > console_loglevel)
 		return vsnprintf(NULL, 0, fmt, args);
 	n = vprintf(fmt, args);
