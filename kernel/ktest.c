@@ -130,6 +130,8 @@ void __ktest_expect_reports(struct ktest *t, unsigned int n, const char *file, i
 		t->reports_expected = printed;	/* failed for these; the end checks the rest */
 	}
 	t->reports_expected += n;
+	__atomic_store_n(&reports_expected_until, t->reports_at_start + t->reports_expected,
+			 __ATOMIC_RELAXED);
 	printk(CASE_INDENT "# %s: expecting %u report(s)\n", t->name, n);
 }
 
@@ -258,6 +260,7 @@ static void run_case(const struct ktest_suite *s, const struct ktest_case *c, st
 		if (s->exit)
 			s->exit(t);
 	}
+	__atomic_store_n(&reports_expected_until, 0UL, __ATOMIC_RELAXED);
 	check_reports(t);
 }
 

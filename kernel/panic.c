@@ -24,6 +24,7 @@
 #define PANIC_STOP_MS	3000
 
 unsigned long reports_printed;
+unsigned long reports_expected_until;
 int oops_cpu = -1;
 static int oops_depth;		/* the owner's reports in progress */
 
@@ -87,9 +88,10 @@ void panic(const char *fmt, ...)
 
 void __warn(const char *file, int line, const char *cond)
 {
-	count_report();
-	printk(KERN_WARNING "WARNING: at %s:%d: %s (in %pS)\n", file, line, cond,
-	       __builtin_return_address(0));
+	const char *mark = count_report();
+
+	printk(KERN_WARNING "WARNING: at %s:%d: %s (in %pS)%s\n", file, line, cond,
+	       __builtin_return_address(0), mark);
 }
 
 void __bug(const char *file, int line, const char *cond)

@@ -41,17 +41,19 @@ static void *owner_pc(spinlock_t *lock)
 static void spin_bug(spinlock_t *lock, const char *msg, void *pc)
 {
 	int owner = owner_cpu(lock);
+	const char *mark;
 
 	counter_inc(&spin_bug_count);
-	count_report();
+	mark = count_report();
 	if (owner == SPIN_NO_OWNER)
 		printk(KERN_ERR "BUG: spinlock %s on CPU#%u: lock %s (%p), caller %p, "
-		       "not held, last taken by %p\n", msg, smp_processor_id(),
-		       lock->name ? lock->name : "?", (void *)lock, pc, owner_pc(lock));
+		       "not held, last taken by %p%s\n", msg, smp_processor_id(),
+		       lock->name ? lock->name : "?", (void *)lock, pc, owner_pc(lock), mark);
 	else
 		printk(KERN_ERR "BUG: spinlock %s on CPU#%u: lock %s (%p), caller %p, "
-		       "held by CPU#%d, taken at %p\n", msg, smp_processor_id(),
-		       lock->name ? lock->name : "?", (void *)lock, pc, owner, owner_pc(lock));
+		       "held by CPU#%d, taken at %p%s\n", msg, smp_processor_id(),
+		       lock->name ? lock->name : "?", (void *)lock, pc, owner, owner_pc(lock),
+		       mark);
 }
 
 /* Nonzero (and reported) if the lock's magic is wrong. */

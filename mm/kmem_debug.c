@@ -485,7 +485,7 @@ static void report_begin(enum kmem_debug_kind kind, const struct kdbg_obj *o)
 /* Prints one line of a report and keeps it in kmem_debug_last.text. */
 static __printf(1, 2) void report_line(const char *fmt, ...)
 {
-	char line[160];
+	char line[200];
 	va_list ap;
 	size_t n;
 
@@ -544,9 +544,9 @@ static void report_damage(enum kmem_debug_kind kind, const struct kdbg_obj *o, c
 	kmem_debug_last.nr_bytes = i;
 	hex[3 * i] = '\0';
 	kmem_debug_reports++;
-	count_report();
-	report_line("BUG: kmem_debug: %s %s object %p (%zu bytes) at offset %ld:%s (found %s)",
-		    what, kmem_debug_last.cache, o->obj, o->size, kmem_debug_last.offset, hex, when);
+	report_line("BUG: kmem_debug: %s %s object %p (%zu bytes) at offset %ld:%s (found %s)%s",
+		    what, kmem_debug_last.cache, o->obj, o->size, kmem_debug_last.offset, hex, when,
+		    count_report());
 	report_owners(o);
 }
 
@@ -1153,9 +1153,8 @@ int kmem_check(void)
 	if (damage0) {
 		report_begin(KDBG_HEADER, NULL);
 		kmem_debug_reports++;
-		count_report();
 		report_line("BUG: kmem_debug: %lu damaged object headers (underflow past the red "
-			    "zone?): their hash chains were not followed", damage0);
+			    "zone?): their hash chains were not followed%s", damage0, count_report());
 	}
 	return bad + (int)damage0;
 }

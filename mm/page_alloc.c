@@ -322,12 +322,14 @@ static const char *bad_free_reason(const struct page *page, unsigned int order)
 static void report_bad_free(unsigned long addr, unsigned int order, const char *why,
 			    const struct page *page, void *caller)
 {
+	const char *mark;
+
 	page_bad_free_count++;
-	count_report();
+	mark = count_report();
 	pr_err("page_alloc: bad free of %#lx order %u from %p: %s", addr, order, caller, why);
 	if (page)
 		pr_cont(" (flags %#x, order %u)", page->flags, page->order);
-	pr_cont("; ignored\n");
+	pr_cont("; ignored%s\n", mark);
 }
 
 /* Returns a validated block to the free lists.  zone_lock held. */

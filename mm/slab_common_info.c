@@ -12,10 +12,12 @@ unsigned long kmem_bad_free_count;	/* any CPU adds to it: atomically */
 
 void kmem_bad_free(const char *fn, const void *obj, const char *why, void *caller)
 {
+	const char *mark;
+
 	counter_inc(&kmem_bad_free_count);
-	count_report();
+	mark = count_report();
 	caller = kmem_debug_bad_free(obj, caller);
-	pr_err("%s: bad pointer %p from %pS: %s; ignored\n", fn, obj, caller, why);
+	pr_err("%s: bad pointer %p from %pS: %s; ignored%s\n", fn, obj, caller, why, mark);
 }
 
 static atomic_t validate_held;

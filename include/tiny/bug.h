@@ -12,10 +12,23 @@
  * compares the count with what each case declared (<tiny/ktest.h>).
  * Defined by kernel/panic.c (tests/host/host.c on the host). */
 extern unsigned long reports_printed;
+/* The count reports_printed may reach with every report expected: a
+ * self-test case that provokes reports on purpose declares them
+ * (ktest_expect_reports()), which raises this mark for the case's run; 0
+ * otherwise.  Defined beside reports_printed. */
+extern unsigned long reports_expected_until;
 
-static inline void count_report(void)
+#define REPORT_EXPECTED	" (expected: a self-test provokes it)"
+
+/* Counts a report line; returns what the line ends with, so that a person
+ * reading the log tells a provoked report from a real one: REPORT_EXPECTED
+ * if the running self-test declared it, else "". */
+static inline const char *count_report(void)
 {
-	counter_inc(&reports_printed);
+	unsigned long n = __atomic_add_fetch(&reports_printed, 1UL, __ATOMIC_RELAXED);
+
+	return n <= __atomic_load_n(&reports_expected_until, __ATOMIC_RELAXED) ?
+	       REPORT_EXPECTED : "";
 }
 
 void __warn(const char *file, int line, const char *cond);

@@ -28,7 +28,7 @@
 #include "host.h"
 
 int console_loglevel = 7;
-unsigned long reports_printed;	/* kernel/panic.c's, which is not linked here */
+unsigned long reports_printed, reports_expected_until;	/* kernel/panic.c's, which is not linked here */
 
 /* ---- log, panic, BUG ------------------------------------------------------ */
 
@@ -74,8 +74,9 @@ void panic(const char *fmt, ...)
 
 void __warn(const char *file, int line, const char *cond)
 {
-	count_report();
-	printk(KERN_WARNING "WARNING: at %s:%d: %s\n", file, line, cond);
+	const char *mark = count_report();
+
+	printk(KERN_WARNING "WARNING: at %s:%d: %s%s\n", file, line, cond, mark);
 }
 
 void __bug(const char *file, int line, const char *cond)

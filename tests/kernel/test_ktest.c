@@ -1,10 +1,12 @@
 /* test_ktest.c - self-tests of the runner itself: deferred clean-ups run
  * after a case however it ends, last deferred first, and the interrupt
- * state comes back as it was.  The cases run in order; the later ones
+ * state comes back as it was; a declared report is marked expected on its
+ * line, and only while its case runs.  The cases run in order; the later ones
  * check what the runner did after the earlier ones. */
 #include <tiny/kernel.h>
 #include <tiny/irqflags.h>
 #include <tiny/ktest.h>
+#include <tiny/string.h>
 
 static int cleanup_log[4];	/* which clean-up ran, in order */
 static int cleanups_run;
@@ -41,9 +43,32 @@ static void deferred_cleanups_ran_in_reverse(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, irqs_disabled());
 }
 
+/* A report the case declared says so on its line (count_report()'s mark);
+ * the mark reaches exactly as far as the declarations. */
+static void declared_reports_are_marked_expected(struct ktest *t)
+{
+	unsigned long printed;
+
+	KTEST_EXPECT_EQ(t, reports_expected_until, 0UL);	/* nothing declared yet */
+	ktest_expect_reports(t, 2);
+	printed = counter_read(&reports_printed);
+	KTEST_EXPECT_EQ(t, reports_expected_until, printed + 2);
+	KTEST_EXPECT_STREQ(t, count_report(), REPORT_EXPECTED);
+	KTEST_EXPECT_STREQ(t, count_report(), REPORT_EXPECTED);
+	KTEST_EXPECT_EQ(t, reports_expected_until, counter_read(&reports_printed));
+}
+
+/* The mark ends with the case that raised it. */
+static void the_mark_ends_with_its_case(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, reports_expected_until, 0UL);
+}
+
 static const struct ktest_case ktest_cases[] = {
 	KTEST_CASE(defer_then_return_early),
 	KTEST_CASE(deferred_cleanups_ran_in_reverse),
+	KTEST_CASE(declared_reports_are_marked_expected),
+	KTEST_CASE(the_mark_ends_with_its_case),
 	{}
 };
 

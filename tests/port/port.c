@@ -29,7 +29,7 @@
 /* ---- messages and reports ------------------------------------------------ */
 
 int console_loglevel = 7;
-unsigned long reports_printed;
+unsigned long reports_printed, reports_expected_until;
 
 /* fmt with each "%pS" (a code address, printed by the kernel's vsnprintf
  * as a symbol) made "%p": the C library's printf would print the pointer
@@ -89,8 +89,9 @@ void panic(const char *fmt, ...)
 
 void __warn(const char *file, int line, const char *cond)
 {
-	count_report();
-	printk(KERN_WARNING "WARNING: at %s:%d: %s\n", file, line, cond);
+	const char *mark = count_report();
+
+	printk(KERN_WARNING "WARNING: at %s:%d: %s%s\n", file, line, cond, mark);
 }
 
 void __bug(const char *file, int line, const char *cond)

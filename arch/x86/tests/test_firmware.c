@@ -166,7 +166,9 @@ static int parse_counting(int (*parse)(const void *, struct fw_cpus *), const vo
 	int ret;
 
 	fw_cpus_init(&cpus, BOOT_APIC);
+	WRITE_ONCE(fw_tables_crafted, 1);
 	ret = parse(table, &cpus);
+	WRITE_ONCE(fw_tables_crafted, 0);
 	*reports = (int)(fw_table_reports - before);
 	return ret;
 }

@@ -27,6 +27,9 @@ struct fw_cpus {
 
 /* Complaints about malformed tables since boot (the self-tests count them). */
 extern unsigned int fw_table_reports;
+/* Set by the self-tests while the parsers read a table they made (and
+ * broke on purpose): each complaint then says it is expected. */
+extern int fw_tables_crafted;
 
 /* Empties l for a table, for the boot CPU with APIC id boot_apic. */
 void fw_cpus_init(struct fw_cpus *l, unsigned int boot_apic);
