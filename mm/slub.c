@@ -384,23 +384,57 @@ static int mergeable(const struct kmem_cache *c)
 	       !(c->common.flags & (CFLGS_INTERNAL | SLAB_NO_MERGE));
 }
 
+/* The targets others may merge into, by stride: strides are multiples of
+ * a word and a cache merges only into its own stride, so a new cache
+ * looks at one bucket, not at every cache.  Newest first; under
+ * slab_caches_lock. */
+#define MERGE_BUCKETS	64
+static struct list_head merge_buckets[MERGE_BUCKETS];
+unsigned long slub_merge_steps;
+
+static struct list_head *merge_bucket(size_t size)
+{
+	return &merge_buckets[(size / sizeof(void *)) % MERGE_BUCKETS];
+}
+
+static void init_merge_buckets(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < MERGE_BUCKETS; i++)
+		INIT_LIST_HEAD(&merge_buckets[i]);
+}
+
 /* The live cache new's objects (laid out) may share: the newest whose
  * stride holds them with less than a word to spare, at an alignment that
  * suits them.  Only a kmem_cache_create() cache merges (a kmalloc() class
  * never becomes an alias).  slab_caches_lock held. */
 static struct kmem_cache *find_mergeable(const struct kmem_cache *new)
 {
+	struct list_head *bucket = merge_bucket(new->size), *pos;
 	struct kmem_cache *c;
-	struct list_head *pos;
 
 	assert_spin_held(&slab_caches_lock);
 	if (slab_nomerge || !mergeable(new) || (new->common.flags & CFLGS_KMALLOC))
 		return NULL;
-	for_each_target_reverse(c, pos)
-		if (mergeable(c) && c->refcount > 0 && new->size <= c->size &&
-		    !(c->size & (new->align - 1)) && c->size - new->size < sizeof(void *))
+	for (pos = bucket->next; pos != bucket; pos = pos->next) {
+		c = container_of(pos, struct kmem_cache, merge_list);
+		slub_merge_steps++;
+		if (c->refcount > 0 && new->size <= c->size && !(c->size & (new->align - 1)) &&
+		    c->size - new->size < sizeof(void *))
 			return c;
+	}
 	return NULL;
+}
+
+/* Lists t, a new target, where find_mergeable() looks, if others may
+ * share its slabs.  slab_caches_lock held. */
+static void list_target(struct kmem_cache *t)
+{
+	assert_spin_held(&slab_caches_lock);
+	list_add_tail(&t->target_list, &slub_targets);
+	if (mergeable(t))
+		list_add(&t->merge_list, merge_bucket(t->size));
 }
 
 struct kmem_cache *slub_slabs_of(struct kmem_cache *c)
@@ -413,6 +447,7 @@ static void open_own(struct kmem_cache *c)
 {
 	c->target = c;
 	c->refcount = 1;
+	INIT_LIST_HEAD(&c->merge_list);
 	c->min_partial = slub_min_partial(c->size);
 	c->zero_refused = c->common.ctor ? __GFP_ZERO : 0;
 	c->page_flags = (c->common.flags & CFLGS_KMALLOC ? PG_kmalloc : 0) |
@@ -450,7 +485,7 @@ int cache_open(struct kmem_cache *c)
 	}
 	open_own(c);
 	spin_lock_irqsave(&slab_caches_lock, save);
-	list_add_tail(&c->target_list, &slub_targets);
+	list_target(c);
 	spin_unlock_irqrestore(&slab_caches_lock, save);
 	return 0;
 }
@@ -570,8 +605,10 @@ void cache_close(struct kmem_cache *c)
 	}
 	last = t->refcount <= 1;	/* 1: never counted (creation failed); -1: dying */
 	t->refcount = last ? 0 : t->refcount - 1;
-	if (last)
+	if (last) {
 		list_del(&t->target_list);
+		list_del_init(&t->merge_list);
+	}
 	spin_unlock_irqrestore(&slab_caches_lock, save);
 	if (!last)
 		return;
@@ -803,6 +840,7 @@ void __kmem_get_stats(struct kmem_stats *st)
 void kmem_cache_init(void)
 {
 	assert_irqs_disabled();
+	init_merge_buckets();
 	if (slub_max_order == ~0u)
 		slub_max_order = slub_default_max_order;
 	cache_cache.common = (struct kmem_cache_common){

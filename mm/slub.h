@@ -151,6 +151,8 @@ struct kmem_cache {
 	struct list_head target_list;	/* on slub_targets while it holds slabs; an
 					 * alias: on its target's aliases */
 	struct list_head aliases;	/* its live aliases, oldest first */
+	struct list_head merge_list;	/* a target others may merge into: on its
+					 * stride's merge bucket, newest first */
 
 	/* The node (SLUB keeps one): under list_lock, on lines of their own
 	 * with per-CPU slabs, which other CPUs' frees take. */
@@ -179,10 +181,10 @@ extern struct list_head slub_targets;
 	for ((pos) = slub_targets.next; (pos) != &slub_targets &&		\
 	     ((c) = container_of(pos, struct kmem_cache, target_list), 1);	\
 	     (pos) = (pos)->next)
-#define for_each_target_reverse(c, pos)						\
-	for ((pos) = slub_targets.prev; (pos) != &slub_targets &&		\
-	     ((c) = container_of(pos, struct kmem_cache, target_list), 1);	\
-	     (pos) = (pos)->prev)
+
+/* Merge buckets visited by find_mergeable(), all told: the tests check
+ * that a new cache's search costs the same at any number of caches. */
+extern unsigned long slub_merge_steps;
 
 /* Pages of every cache's slabs: a running total, for kmem_get_pages(). */
 extern atomic_long_t slub_slab_pages;

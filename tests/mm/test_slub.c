@@ -250,6 +250,45 @@ static void a_free_to_an_alias_counts_against_it(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(b), 0);
 }
 
+/* A new cache looks for one to merge into in its stride's bucket alone:
+ * with MERGE_CACHES caches of other strides live (none of which it may
+ * merge with), its search takes no more steps.  No timing: the search
+ * counts its steps. */
+#define MERGE_CACHES	300
+static unsigned long merge_probe_steps(struct ktest *t)
+{
+	unsigned long before = slub_merge_steps;
+	struct kmem_cache *c = kmem_cache_create("test_merge_probe", 200, 0, 0, NULL, NULL);
+
+	KTEST_EXPECT_NOT_NULL(t, c);
+	if (c)
+		KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	return slub_merge_steps - before;
+}
+
+static void merge_search_does_not_walk_the_caches(struct ktest *t)
+{
+	static struct kmem_cache *many[MERGE_CACHES];
+	static char names[MERGE_CACHES][16];
+	unsigned long few, lots;
+	int i, made = 0;
+
+	few = merge_probe_steps(t);
+	for (i = 0; i < MERGE_CACHES; i++) {	/* strides 2 KiB + 8 i: none of 200 bytes */
+		snprintf(names[i], sizeof(names[i]), "test_mrg%d", i);
+		many[i] = kmem_cache_create(names[i], 2048 + 8 * (size_t)i, 0, 0, NULL, NULL);
+		made += many[i] != NULL;
+	}
+	KTEST_EXPECT_EQ(t, made, MERGE_CACHES);
+	lots = merge_probe_steps(t);
+	for (i = 0; i < MERGE_CACHES; i++)
+		if (many[i])
+			KTEST_EXPECT_EQ(t, kmem_cache_destroy(many[i]), 0);
+	ktest_info(t, "merge search steps for a new cache: %lu, with %d caches more: %lu", few,
+		   MERGE_CACHES, lots);
+	KTEST_EXPECT_TRUE(t, lots <= few + 8);
+}
+
 /* As in Linux, a cache merges into the kmalloc() class of its stride; its
  * destroy still counts its own objects (not the class's) and refuses
  * while one is out. */
@@ -569,6 +608,7 @@ static const struct ktest_case slub_cases[] = {
 	KTEST_CASE(an_alias_promises_its_own_size),
 	KTEST_CASE(a_free_to_an_alias_counts_against_it),
 	KTEST_CASE(caches_merge_into_kmalloc_classes),
+	KTEST_CASE(merge_search_does_not_walk_the_caches),
 	KTEST_CASE(each_destroy_counts_its_own_objects),
 	KTEST_CASE(some_caches_never_merge),
 	KTEST_CASE(zeroing_constructed_object_refused),
