@@ -21,6 +21,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <arch/irqflags.h>
+#include <arch/percpu.h>
+#include <arch/spinlock.h>
 
 #define ITERS	20000
 #define UNROLL	8
@@ -206,6 +209,9 @@ int main(int argc, char **argv)
 			best[i] = t < best[i] ? t : best[i];
 		}
 	}
+	printf("bench-insns: the host glue executes %s %s %s as the kernel does, and charges %s\n",
+	       HOST_EXECUTED_INSNS, HOST_EXECUTED_INSNS_PERCPU, HOST_EXECUTED_INSNS_SPINLOCK,
+	       HOST_CHARGED_INSNS);
 	printf("bench-insns: TSC cycles per sequence, best of %d rounds of %d x %d, less the "
 	       "empty loop's %.2f\n", rounds, ITERS, UNROLL, (double)empty / (ITERS * UNROLL));
 	for (size_t i = 0; i < n; i++) {
