@@ -212,12 +212,27 @@ static int cmd_stress(int argc, char **argv)
 	return errors || stopped ? -1 : 0;
 }
 
+/* One line before a console benchmark's figures where they cannot be a
+ * real CPU's: under a hypervisor the cycles are the virtual CPU's (QEMU's
+ * TCG emulates every instruction), and its virtual CPUs may outnumber the
+ * host's cores, which then run them in turn. */
+static void benchmark_caveat(const char *cmd)
+{
+	const char *hv = arch_hypervisor();
+
+	if (hv)
+		printk("%s: note: under a hypervisor (CPUID \"%s\"): cycles are the virtual "
+		       "CPU's, and %u virtual CPU(s) may share fewer host cores; compare figures "
+		       "of one run, not with real hardware\n", cmd, hv, num_online_cpus());
+}
+
 static int cmd_smpbench(int argc, char **argv)
 {
 	unsigned long ops = 20000;
 
 	if (argc > 1 && parse_count("smpbench", argv[1], &ops))
 		return -1;
+	benchmark_caveat("smpbench");
 	return kmem_stress_report(ops);
 }
 
@@ -227,6 +242,7 @@ static int cmd_slabtest(int argc, char **argv)
 
 	if (argc > 1 && parse_count("slabtest", argv[1], &calls))
 		return -1;
+	benchmark_caveat("slabtest");
 	return slab_test_report(calls);
 }
 

@@ -26,6 +26,10 @@ void arch_idle(void);
  * "cpus").  Process context. */
 void arch_show_cpus(void);
 
+/* The hypervisor that runs this kernel as CPUID names it (QEMU's TCG:
+ * "TCGTCGTCGTCG", KVM: "KVMKVMKVM"), or NULL on a real CPU.  Any context. */
+const char *arch_hypervisor(void);
+
 /* Ends the run: under QEMU (isa-debug-exit device) with a status that says
  * pass or fail, elsewhere by halting. */
 #define EXIT_PASS	0

@@ -12,6 +12,7 @@
 #include <asm/smpboot.h>
 #include <asm/paging.h>
 #include <asm/multiboot.h>
+#include <asm/processor.h>
 #include <arch/spinlock.h>
 #include <tiny/smp.h>
 
@@ -173,4 +174,23 @@ void arch_setup(unsigned long magic, void *multiboot_info)
 	paging_init();
 	arch_spin_lock_setup();
 	smp_detect();
+}
+
+#define CPUID_1_ECX_HYPERVISOR		(1u << 31)
+#define CPUID_HYPERVISOR_VENDOR		0x40000000u
+
+const char *arch_hypervisor(void)
+{
+	static char vendor[13];
+	u32 a, b, c, d;
+
+	cpuid(1, &a, &b, &c, &d);
+	if (!(c & CPUID_1_ECX_HYPERVISOR))
+		return NULL;
+	cpuid(CPUID_HYPERVISOR_VENDOR, &a, &b, &c, &d);
+	memcpy(vendor, &b, 4);
+	memcpy(vendor + 4, &c, 4);
+	memcpy(vendor + 8, &d, 4);
+	vendor[12] = '\0';
+	return vendor[0] ? vendor : "unnamed";
 }
