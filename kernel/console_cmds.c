@@ -76,10 +76,11 @@ static int cmd_kmem(int argc, char **argv)
 extern const struct ktest_suite *const __start_ktest_suites[], *const __stop_ktest_suites[];
 
 /* Ends a selftest command: prints its verdict; returns the command's status. */
-static int selftest_verdict(int failed, int stopped, int done, int total)
+static int selftest_verdict(int failed, int stopped, unsigned long long done,
+			    unsigned long long total)
 {
 	if (stopped)
-		printk("selftest: interrupted after %d of %d runs\n", done, total);
+		printk("selftest: interrupted after %llu of %llu runs\n", done, total);
 	else
 		printk("selftest: %s\n", failed ? "FAIL" : "PASS");
 	return failed || stopped ? -1 : 0;
@@ -95,37 +96,58 @@ static int count_items(const char *list)
 	return n;
 }
 
+/* One round of a selftest command: each item of list (every suite if list
+ * is NULL) run once, until Ctrl-C; counts the runs in *done.  The list is
+ * left as it was, for the next round.  Returns whether a run failed. */
+static int selftest_round(char *list, unsigned long long *done)
+{
+	const struct ktest_suite *const *sp;
+	char *item, *next;
+	int failed = 0;
+
+	if (!list) {
+		for (sp = __start_ktest_suites; sp < __stop_ktest_suites && !console_interrupted();
+		     sp++, (*done)++)
+			failed |= ktest_run((*sp)->name) != 0;
+		return failed;
+	}
+	for (item = list; item && !console_interrupted(); item = next) {
+		next = strchr(item, ',');
+		if (next)
+			*next = '\0';
+		if (*item) {
+			failed |= ktest_run(item) != 0;
+			(*done)++;
+		}
+		if (next)
+			*next++ = ',';
+	}
+	return failed;
+}
+
+static int parse_count(const char *cmd, const char *arg, unsigned long *n);
+
 /*
  * Runs the self-tests one suite (or, with a list, one item of it) at a
  * time, so that Ctrl-C can stop them between two: each run prints its own
- * KTAP report.  An unknown name fails its run and lists the suites.
+ * KTAP report.  An unknown name fails its run and lists the suites.  With
+ * a count, the list ("all": every suite) is run that many rounds over.
  */
 static int cmd_selftest(int argc, char **argv)
 {
-	const struct ktest_suite *const *sp;
-	int failed = 0, done = 0, total;
-	char *item, *next;
+	char *list = argc > 1 && strcmp(argv[1], "all") ? argv[1] : NULL;
+	unsigned long rounds = 1, round;
+	unsigned long long done = 0, total;
+	int failed = 0;
 
-	total = argc > 1 ? count_items(argv[1]) : (int)(__stop_ktest_suites - __start_ktest_suites);
+	if (argc > 2 && parse_count("selftest", argv[2], &rounds))
+		return -1;
+	total = list ? count_items(list) : (int)(__stop_ktest_suites - __start_ktest_suites);
 	if (!total)		/* nothing to run one by one: let the runner say so */
-		return selftest_verdict(ktest_run(argc > 1 ? argv[1] : NULL) != 0, 0, 0, 0);
-	if (argc > 1) {
-		for (item = argv[1]; item && !console_interrupted(); item = next) {
-			next = strchr(item, ',');
-			if (next)
-				*next++ = '\0';
-			if (*item) {
-				failed |= ktest_run(item) != 0;
-				done++;
-			}
-		}
-	} else {
-		for (sp = __start_ktest_suites; sp < __stop_ktest_suites; sp++, done++) {
-			if (console_interrupted())
-				break;
-			failed |= ktest_run((*sp)->name) != 0;
-		}
-	}
+		return selftest_verdict(ktest_run(list) != 0, 0, 0, 0);
+	total *= rounds;
+	for (round = 0; round < rounds && !console_interrupted(); round++)
+		failed |= selftest_round(list, &done);
 	return selftest_verdict(failed, done < total || console_interrupted(), done, total);
 }
 
@@ -239,11 +261,20 @@ static int cmd_smpbench(int argc, char **argv)
 static int cmd_slabtest(int argc, char **argv)
 {
 	unsigned long calls = SLAB_TEST_DEFAULT_CALLS;
+	enum slab_test_kind kind;
 
 	if (argc > 1 && parse_count("slabtest", argv[1], &calls))
 		return -1;
+	if (argc > 2) {
+		kind = slab_test_kind_by_name(argv[2]);
+		if (kind == SLAB_TEST_KINDS) {
+			printk("slabtest: %pE: not a test (single, concurrent, remote or one_alloc)\n",
+			       argv[2]);
+			return -1;
+		}
+	}
 	benchmark_caveat("slabtest");
-	return slab_test_report(calls);
+	return argc > 2 ? slab_test_report_kind(calls, kind) : slab_test_report(calls);
 }
 
 static int cmd_replay(int argc, char **argv)
@@ -284,13 +315,15 @@ static const struct command commands[] = {
 	{ "buddyinfo", "", 0, 0, "free blocks per order", cmd_buddyinfo },
 	{ "slabinfo", "", 0, 0, "the object allocator's report (slabinfo or SLOB heap)", cmd_kmem },
 	{ "heap", "", 0, 0, "the same report, by its SLOB name", cmd_kmem },
-	{ "selftest", "[suite,...]", 0, 1, "run self-tests (all, or the suites named)", cmd_selftest },
+	{ "selftest", "[suite,...|all [rounds]]", 0, 2, "run self-tests (all, or the suites named; "
+	  "rounds times over)", cmd_selftest },
 	{ "stress", "<n>", 1, 1, "n (1..4294967295) random kmalloc/kfree operations, contents checked",
 	  cmd_stress },
 	{ "smpbench", "[ops]", 0, 1, "allocator throughput on 1, 2, 4... CPUs at once (1..4294967295 ops each)",
 	  cmd_smpbench },
-	{ "slabtest", "[n]", 0, 1, "slab_test: cycles per kmalloc, kfree and pair, 8 to 16384 bytes, "
-	  "n calls each (10000; 1..4294967295), on 1 CPU then all", cmd_slabtest },
+	{ "slabtest", "[n [test]]", 0, 2, "slab_test: cycles per kmalloc, kfree and pair, 8 to 16384 "
+	  "bytes, n calls each (10000; 1..4294967295), on 1 CPU then all (or the one test named)",
+	  cmd_slabtest },
 	{ "shrink", "", 0, 0, "give every spare page back to the page allocator now", cmd_shrink },
 	{ "validate", "", 0, 0, "check the page and object allocators' structures", cmd_validate },
 	{ "replay", "[data]", 0, 1, "replay the allocation trace loaded as a boot module (data: "

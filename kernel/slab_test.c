@@ -240,7 +240,18 @@ static int report_one(enum slab_test_kind kind, unsigned int size, unsigned long
 	return 0;
 }
 
-int slab_test_report(unsigned long n)
+enum slab_test_kind slab_test_kind_by_name(const char *name)
+{
+	enum slab_test_kind kind;
+
+	for (kind = SLAB_TEST_SINGLE; kind < SLAB_TEST_KINDS; kind++)
+		if (!strcmp(name, kind_names[kind]))
+			break;
+	return kind;
+}
+
+/* The tests first to last, each at every size; see slab_test_report(). */
+static int report_kinds(unsigned long n, enum slab_test_kind first, enum slab_test_kind last)
 {
 	unsigned int online = num_online_cpus(), size;
 	unsigned long failures = 0;
@@ -248,10 +259,12 @@ int slab_test_report(unsigned long n)
 
 	printk("slabtest: %s, %lu calls per test, size and CPU, %u CPU(s) online; "
 	       "cycles per call (TSC)\n", kmem_allocator_name, n, online);
-	for (kind = SLAB_TEST_SINGLE; kind < SLAB_TEST_KINDS; kind++) {
+	for (kind = first; kind <= last; kind++) {
 		if (kind != SLAB_TEST_SINGLE && online < 2) {
 			printk("slabtest: the tests on several CPUs need 2 or more online (%u here%s)\n",
 			       online, IS_ENABLED(CONFIG_SMP) ? "" : ": a uniprocessor kernel");
+			if (first == last)
+				return -1;	/* the one test asked for cannot run */
 			break;
 		}
 		for (size = SLAB_TEST_MIN_SIZE; size <= SLAB_TEST_MAX_SIZE; size *= 2)
@@ -260,4 +273,14 @@ int slab_test_report(unsigned long n)
 	}
 	printk("slabtest: done, %lu allocations failed\n", failures);
 	return 0;
+}
+
+int slab_test_report(unsigned long n)
+{
+	return report_kinds(n, SLAB_TEST_SINGLE, SLAB_TEST_KINDS - 1);
+}
+
+int slab_test_report_kind(unsigned long n, enum slab_test_kind kind)
+{
+	return kind < SLAB_TEST_KINDS ? report_kinds(n, kind, kind) : -1;
 }

@@ -101,6 +101,16 @@ const char *slab_test_kind_name(enum slab_test_kind kind);
  */
 int slab_test_report(unsigned long n);
 
+/*
+ * The same for one test alone (its lines, then the last line): the
+ * console's "slabtest n TEST".  Returns -1 also if kind is not a test or,
+ * for a test on several CPUs, fewer than two are online (said).
+ */
+int slab_test_report_kind(unsigned long n, enum slab_test_kind kind);
+
+/* The test a name ("single", "concurrent", ...) names; SLAB_TEST_KINDS if none. */
+enum slab_test_kind slab_test_kind_by_name(const char *name);
+
 #ifdef CONFIG_SMP
 /*
  * One SMP test (kind other than SLAB_TEST_SINGLE) on ncpus online CPUs,

@@ -575,7 +575,7 @@ def dump_malformed_files():
                 f.write(data)
             t0 = time.monotonic()
             d = run(["--dump", path], text=True)
-            if time.monotonic() - t0 > 10:
+            if time.monotonic() - t0 > 60:
                 problems.append(f"{label}: took {time.monotonic() - t0:.1f} s")
             outputs.append(d.stderr)
             if d.returncode != 1:
@@ -630,7 +630,7 @@ def shipped_trace():
             expect_stats(problems, s, peak_live_bytes_req=13711692)
             if s.get("peak_live_bytes", 0) < s.get("peak_live_bytes_req", 0):
                 problems.append("the replay's peak is below the trace's")
-            if elapsed > 30:
+            if elapsed > 120:
                 problems.append(f"the conversion took {elapsed:.1f} s")
     return problems, r.output() + f"\nconversion took {elapsed:.2f} s"
 

@@ -69,13 +69,21 @@ def qemu_run(log, *args, mem=32, timeout=120):
     return r.returncode, read_log(log)
 
 
+# How long a command may take to stop after Ctrl-C reaches it.  Each stops at
+# its next check (a batch, an operation, a case), a fraction of a second on an
+# idle host; the bound is generous because QEMU's TCG shares 2 host cores with
+# the builds and tests that scripts/test-all runs beside it.  A command that
+# does not stop at all (the console hung) fails the wait for its prompt.
+STOP_WITHIN = 30
+
+
 def expect_in(text, problems, *needles):
     for n in needles:
         if n not in text:
             problems.append(f"output lacks {n!r}")
 
 
-def console_session(alloc, timeout=60, **kw):
+def console_session(alloc, timeout=120, **kw):
     return QemuConsole(["--kernel", kernel(alloc)], timeout=timeout, **kw)
 
 

@@ -12,12 +12,12 @@ from qemu_console import EXIT_PASS
 def iso_case(hotkey, alloc):
     def case():
         problems = []
-        with QemuConsole(["--iso", build_path("tinyslab.iso")], timeout=60) as q:
+        with QemuConsole(["--iso", build_path("tinyslab.iso")], timeout=120) as q:
             q.expect(r"SLOB allocator: self-tests, then power off")   # the menu, on serial
             q.send(hotkey)
             q.expect(r"tinyslab .*\(i386, %s allocator" % alloc.upper())
             q.expect(r"selftest: (PASS|FAIL)", timeout=180)
-            status = q.wait_exit(30)
+            status = q.wait_exit(120)
             expect_in(q.log, problems, "selftest: PASS", "boot loader: GRUB")
             if status != EXIT_PASS:
                 problems.append(f"QEMU exit status {status}, expected {EXIT_PASS}")
@@ -54,7 +54,7 @@ def cmdline_limits():
     with open(module, "wb") as f:
         f.write(b"not a trace")
     status, text = qemu_run(log, "--kernel", kernel("slob"), "--append", " ".join(words),
-                            "--initrd", module + " \x1b[31mred", timeout=20)
+                            "--initrd", module + " \x1b[31mred", timeout=120)
     problems = []
     if status != 0:
         problems.append(f"qemu-run status {status}, expected 0 (poweroff; the console not started)")
@@ -80,7 +80,7 @@ def cmdline_limits():
     for size, limit in (("4294967295", "0xffffffff"), ("4194303K", "0xfffffc00"),
                         ("4095M", "0xfff00000"), ("3G", "0xc0000000")):
         status, text2 = qemu_run(work("cmdline-mem.log"), "--kernel", kernel("slob"), "--append",
-                                 f"mem={size} poweroff", timeout=20)
+                                 f"mem={size} poweroff", timeout=120)
         if status != 0 or f"using RAM below {limit} only" not in text2:
             problems.append(f"mem={size} is not taken exactly as {limit}")
         text += text2
@@ -99,7 +99,7 @@ def cmdline_length():
         append = "poweroff " + words + last
         assert len(path + " " + append) == total
         status, out = qemu_run(work("cmdline-length.log"), "--kernel", path, "--append", append,
-                               timeout=20)
+                               timeout=120)
         text += out
         warned = "Kernel command line longer than 511 characters" in out
         applied = "mem=16384K: using RAM below 0x1000000" in out

@@ -40,7 +40,7 @@ def kmem_debug_console_case(alloc):
             out = strip(q.expect(r"tinyslab> "))
             expect_in(out, problems, "kmem_debug: letters ZPU", ", 0 damage reports")
             q.send("halt\r")
-            if q.wait_exit(30) != EXIT_PASS:
+            if q.wait_exit(120) != EXIT_PASS:
                 problems.append("halt: QEMU did not exit with the pass status")
             return problems, q.log
     case.__name__ = f"kmem_debug_console_{alloc}"
@@ -64,7 +64,7 @@ def kmem_debug_trace_case(alloc):
             q.send("smpbench 300\r")
             out = strip(q.expect(r"tinyslab> ", timeout=120))
             q.send("halt\r")
-            q.wait_exit(30)
+            q.wait_exit(120)
             lines = [x.strip() for x in out.splitlines() if "kmem_debug: " in x]
             live, allocs = set(), 0
             for x in lines:
@@ -152,7 +152,7 @@ def gdb_helpers_case(alloc):
     kernel print its reports of the very state the helpers read."""
     def case():
         problems, port = [], free_port()
-        with QemuConsole(["--kernel", kernel(alloc), "--gdb", str(port)], timeout=60) as q:
+        with QemuConsole(["--kernel", kernel(alloc), "--gdb", str(port)], timeout=120) as q:
             q.expect(r"tinyslab> ")
             q.send("buddyinfo\r")
             own = q.expect(r"tinyslab> ")
@@ -199,7 +199,7 @@ def gdb_dmesg_without_log_buf():
                           check=True).stdout
     if re.search(r" log_(buf|end)$", syms, re.M):
         problems.append("LOG_BUF_SHIFT=0, yet the kernel has log_buf or log_end")
-    with QemuConsole(["--kernel", vmlinux, "--gdb", str(port)], timeout=60) as q:
+    with QemuConsole(["--kernel", vmlinux, "--gdb", str(port)], timeout=120) as q:
         q.expect(r"tinyslab> ")
         q.send("buddyinfo\r")
         own = q.expect(r"tinyslab> ")

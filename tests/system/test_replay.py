@@ -87,7 +87,7 @@ def replay_malformed_module():
         with open(path, "wb") as f:
             f.write(data)
         status, text = qemu_run(log, "--kernel", kernel(alloc), "--append", "replay poweroff",
-                                "--initrd", path, timeout=60)
+                                "--initrd", path, timeout=120)
         texts.append(text)
         if status != 1:
             problems.append(f"{name} on {alloc}: qemu-run status {status}, expected 1")
@@ -208,7 +208,7 @@ def console_replay_summary():
         expect_in(out, problems, "replay-layout: ram=", "replay: allocator report at the end",
                   "slabinfo - version: 2.1", "replay: PASS")
         q.send("replay junk\r")
-        out = strip(q.expect(r"tinyslab> ", timeout=30))
+        out = strip(q.expect(r"tinyslab> ", timeout=120))
         if "unknown argument" not in out or "replay: replaying" in out:
             problems.append("'replay junk' was not refused")
         return problems, q.log
@@ -241,7 +241,7 @@ def soak_console_stops():
         q.send("soak 1000000\r")
         q.expect(r"soak-round: 1 ", timeout=120)
         q.send("\x03")
-        out = strip(q.expect(r"tinyslab> ", timeout=60))
+        out = strip(q.expect(r"tinyslab> ", timeout=120))
         if not re.search(r"replay: interrupted at op \d+ of \d+", out) or \
                 "soak: interrupted" not in out:
             problems.append("no 'soak: interrupted' after Ctrl-C")
