@@ -20,15 +20,20 @@ extern unsigned long reports_expected_until;
 
 #define REPORT_EXPECTED	" (expected: a self-test provokes it)"
 
-/* Counts a report line; returns what the line ends with, so that a person
- * reading the log tells a provoked report from a real one: REPORT_EXPECTED
- * if the running self-test declared it, else "". */
-static inline const char *count_report(void)
+/* What report number n (reports_printed counting it) ends its line with:
+ * REPORT_EXPECTED if the running self-test declared it, else "". */
+static inline const char *report_mark(unsigned long n)
 {
-	unsigned long n = __atomic_add_fetch(&reports_printed, 1UL, __ATOMIC_RELAXED);
-
 	return n <= __atomic_load_n(&reports_expected_until, __ATOMIC_RELAXED) ?
 	       REPORT_EXPECTED : "";
+}
+
+/* Counts a report line; returns what the line ends with (report_mark()),
+ * so that a person reading the log tells a provoked report from a real
+ * one. */
+static inline const char *count_report(void)
+{
+	return report_mark(__atomic_add_fetch(&reports_printed, 1UL, __ATOMIC_RELAXED));
 }
 
 void __warn(const char *file, int line, const char *cond);
