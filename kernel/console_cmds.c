@@ -14,7 +14,6 @@
 #include <tiny/ktest.h>
 #include <tiny/kmem_stress.h>
 #include <tiny/mm.h>
-#include <tiny/random.h>
 #include <tiny/replay.h>
 #include <tiny/slab.h>
 #include <tiny/slab_test.h>
@@ -179,59 +178,27 @@ static int parse_count(const char *cmd, const char *arg, unsigned long *n)
 	return bad ? usage(cmd) : 0;
 }
 
-/* One round of the stress command: a random operation on a random slot. */
-static int stress_step(struct rnd_state *r, void **slot, size_t *len)
-{
-	size_t size = 1 + prandom_below(r, prandom_below(r, 8) ? 512 : 3 * PAGE_SIZE);
-
-	if (*slot) {
-		if (memchr_inv(*slot, (int)(*len & 0xff), *len)) {
-			printk(KERN_ERR "stress: object %p (%zu bytes) was corrupted\n", *slot, *len);
-			return -1;
-		}
-		kfree(*slot);
-		*slot = NULL;
-		return 0;
-	}
-	*slot = kmalloc(size, GFP_KERNEL | __GFP_NOWARN);
-	if (*slot) {
-		*len = size;
-		memset(*slot, (int)(size & 0xff), size);
-	}
-	return 0;
-}
-
+/* kmem_stress.c's workload on this CPU, from kmalloc() alone. */
 static int cmd_stress(int argc, char **argv)
 {
-	unsigned long rounds, i, done, allocs = 0, failed = 0;
-	void *slots[256] = { NULL };
-	size_t lens[256];
-	struct rnd_state r;
-	int errors = 0, stopped = 0;
+	static struct kmem_stress_result res;
+	unsigned long rounds;
+	int ret;
 
 	if (parse_count("stress", argv[1], &rounds))
 		return -1;
-	prandom_seed(&r, (u32)jiffies);
-	for (done = 0; done < rounds && !errors; done++) {
-		unsigned int k = prandom_below(&r, ARRAY_SIZE(slots));
-		int allocating = !slots[k];
-
-		if (console_interrupted()) {
-			stopped = 1;
-			break;
-		}
-		errors += stress_step(&r, &slots[k], &lens[k]) != 0;
-		allocs += allocating;
-		failed += allocating && !slots[k];
+	ret = kmem_stress_kmalloc(rounds, &res);
+	if (!res.ncpus || res.no_memory) {
+		printk("stress: could not run (%s)\n", res.no_memory ? "no memory for its slot table"
+								       : "a run is in progress");
+		return -1;
 	}
-	for (i = 0; i < ARRAY_SIZE(slots); i++)
-		kfree(slots[i]);
-	printk("stress: %s%lu operations, %s", stopped ? "interrupted after " : "", done,
-	       errors ? "CORRUPTION FOUND" : "no corruption");
-	if (failed)
-		pr_cont(", %lu of %lu allocations failed", failed, allocs);
+	printk("stress: %s%lu operations, %s", res.interrupted ? "interrupted after " : "",
+	       res.ops[0], res.errors[0] ? "CORRUPTION FOUND" : "no corruption");
+	if (res.failures[0])
+		pr_cont(", %lu of %lu allocations failed", res.failures[0], res.allocs[0]);
 	pr_cont("\n");
-	return errors || stopped ? -1 : 0;
+	return ret || res.interrupted ? -1 : 0;
 }
 
 /* One line before a console benchmark's figures where they cannot be a

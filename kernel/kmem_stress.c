@@ -1,6 +1,8 @@
 /* kmem_stress.c - the same allocation workload on several CPUs at once: the
  * smp self-test's load and the scaling figure (console "smpbench", host
- * bench-smp).  Built on the allocator API and <tiny/smp.h> alone.
+ * bench-smp); and on the calling CPU alone, from kmalloc() only, the
+ * console's "stress" (kmem_stress_kmalloc()).  Built on the allocator API
+ * and <tiny/smp.h> alone, on uniprocessor kernels too.
  *
  * Each CPU keeps a table of STRESS_SLOTS object slots.  An operation picks
  * a slot: a full one is checked and freed, an empty one gets a new object.
@@ -9,13 +11,16 @@
  * (tests/traces), whose sizes the table below follows, weighted by their
  * counts there.  Objects of 192 and 640 bytes (the trace's dentry- and
  * inode-sized ones) come half the time from two caches that every CPU
- * shares.  Each object carries a tag in its first and last four bytes,
- * checked when it is freed.
+ * shares (kmem_stress_kmalloc(): from kmalloc() too).  Each object carries
+ * a tag in its first and last four bytes, checked when it is freed.  Each
+ * CPU's slot table comes from the page allocator, so that failslab= fails
+ * only the workload's objects (each failure counted).
  */
 #include <tiny/kernel.h>
 #include <tiny/atomic.h>
 #include <tiny/console.h>
 #include <tiny/kmem_stress.h>
+#include <tiny/mm.h>
 #include <tiny/random.h>
 #include <tiny/slab.h>
 #include <tiny/smp.h>
@@ -50,8 +55,23 @@ static const u32 stress_cache_sizes[2] = { 192, 640 };
 
 /* How often (in operations) a CPU looks whether the run was stopped, and
  * the CPU that started it whether Ctrl-C was typed: SLOB with four CPUs
- * on two host cores takes about a million cycles an operation. */
+ * on two host cores takes about a million cycles an operation.  The
+ * console's stress looks before every operation. */
 #define STRESS_CHECK	32
+
+/* What differs between smpbench's runs and the console's stress. */
+struct stress_mode {
+	int use_caches;			/* 0: every object from kmalloc() */
+	gfp_t gfp;			/* of every allocation */
+	unsigned long check_mask;	/* a check before each op & check_mask == 0 */
+};
+
+static const struct stress_mode smp_mode = {
+	.use_caches = 1, .gfp = GFP_KERNEL, .check_mask = STRESS_CHECK - 1,
+};
+static const struct stress_mode console_mode = {
+	.use_caches = 0, .gfp = GFP_KERNEL | __GFP_NOWARN, .check_mask = 0,
+};
 
 struct stress_run {
 	unsigned int ncpus;
@@ -59,6 +79,7 @@ struct stress_run {
 	int slot[NR_CPUS];		/* each CPU's result slot, -1: not in this run */
 	unsigned int caller;		/* the CPU that started it: watches for Ctrl-C */
 	int stop;			/* Ctrl-C: every CPU stops at its next check */
+	const struct stress_mode *mode;
 	struct kmem_cache *cache[2];
 	atomic_t ready;			/* CPUs at the starting line */
 	struct kmem_stress_result *res;
@@ -89,13 +110,14 @@ static int stress_alloc(struct stress_run *run, struct stress_slot *s, struct rn
 			u32 total, u32 tag)
 {
 	u32 size = pick_size(rnd, total);
+	gfp_t gfp = run->mode->gfp;
 	int cache = -1;
 
-	if ((size == stress_cache_sizes[0] || size == stress_cache_sizes[1]) &&
+	if (run->mode->use_caches &&
+	    (size == stress_cache_sizes[0] || size == stress_cache_sizes[1]) &&
 	    (prandom_u32(rnd) & 1))
 		cache = size == stress_cache_sizes[1];
-	s->obj = cache < 0 ? kmalloc(size, GFP_KERNEL) :
-		 kmem_cache_alloc(run->cache[cache], GFP_KERNEL);
+	s->obj = cache < 0 ? kmalloc(size, gfp) : kmem_cache_alloc(run->cache[cache], gfp);
 	if (!s->obj)
 		return -1;
 	s->size = size;
@@ -131,6 +153,16 @@ static int stress_stopped(struct stress_run *run, unsigned int cpu)
 	return __atomic_load_n(&run->stop, __ATOMIC_RELAXED);
 }
 
+/* The order of a CPU's slot table (constant). */
+static unsigned int slots_order(void)
+{
+	unsigned int order = 0;
+
+	while ((PAGE_SIZE << order) < STRESS_SLOTS * sizeof(struct stress_slot))
+		order++;
+	return order;
+}
+
 /* One CPU's share: wait for the others, run the operations timed, then
  * free what is left (untimed).  Its figures go to its slot. */
 static void stress_cpu(void *arg)
@@ -142,20 +174,21 @@ static void stress_cpu(void *arg)
 	struct stress_slot *slots;
 	struct rnd_state rnd;
 	u32 total = stress_weight_total();
-	unsigned long op, fails = 0, errors = 0;
+	unsigned long op, allocs = 0, fails = 0, errors = 0, check_mask = run->mode->check_mask;
 	u64 start;
 
 	if (slot < 0)
 		return;
 	res->cpu[slot] = cpu;
-	slots = kzalloc(STRESS_SLOTS * sizeof(*slots), GFP_KERNEL);
+	slots = (struct stress_slot *)__get_free_pages(GFP_KERNEL, slots_order());
 	atomic_inc(&run->ready);
 	while (atomic_read(&run->ready) < (int)run->ncpus)
 		cpu_relax();
 	if (!slots) {
-		res->errors[slot] = 1;
+		res->no_memory = 1;
 		return;
 	}
+	memset(slots, 0, STRESS_SLOTS * sizeof(*slots));
 	prandom_seed(&rnd, 0x5eed0000u + cpu * 7919u);
 	start = get_cycles();
 	for (op = 0; op < run->ops; op++) {
@@ -163,19 +196,23 @@ static void stress_cpu(void *arg)
 		struct stress_slot *s = &slots[(r & 1) ? (r >> 1) % STRESS_HOT :
 					       (r >> 1) % STRESS_SLOTS];
 
-		if (op % STRESS_CHECK == 0 && stress_stopped(run, cpu))
+		if (!(op & check_mask) && stress_stopped(run, cpu))
 			break;
-		if (s->obj)
+		if (s->obj) {
 			errors += stress_free(run, s);
-		else if (stress_alloc(run, s, &rnd, total, (cpu << 24) ^ (u32)op ^ 0x5a000000u))
-			fails++;
+		} else {
+			allocs++;
+			if (stress_alloc(run, s, &rnd, total, (cpu << 24) ^ (u32)op ^ 0x5a000000u))
+				fails++;
+		}
 	}
 	res->cycles[slot] = get_cycles() - start;
 	for (i = 0; i < STRESS_SLOTS; i++)
 		if (slots[i].obj)
 			errors += stress_free(run, &slots[i]);
-	kfree(slots);
+	free_pages((unsigned long)slots, slots_order());
 	res->ops[slot] = op;
+	res->allocs[slot] = allocs;
 	res->failures[slot] = fails;
 	res->errors[slot] = errors;
 }
@@ -190,44 +227,62 @@ static int assign_slots(struct stress_run *run, unsigned int ncpus)
 
 static atomic_t stress_busy;
 
-int kmem_stress_run(unsigned int ncpus, unsigned long ops_per_cpu,
-		    struct kmem_stress_result *res)
+/* Runs the workload in mode on ncpus CPUs. */
+static int stress(const struct stress_mode *mode, unsigned int ncpus, unsigned long ops_per_cpu,
+		  struct kmem_stress_result *res)
 {
-	static struct stress_run run;	/* one run at a time (stress_busy) */
+	static struct stress_run the_run;	/* one run at a time (stress_busy) */
+	struct stress_run *run = &the_run;
 	unsigned int slot;
 	int ret = 0;
 
 	memset(res, 0, sizeof(*res));
 	if (!ncpus || ncpus > NR_CPUS || atomic_xchg(&stress_busy, 1))
 		return -1;
-	if (assign_slots(&run, ncpus)) {
+	if (assign_slots(run, ncpus)) {
 		atomic_set(&stress_busy, 0);
 		return -1;
 	}
-	run.ncpus = ncpus;
-	run.ops = ops_per_cpu;
-	run.res = res;
-	run.stop = 0;
-	atomic_set(&run.ready, 0);
-	run.cache[0] = kmem_cache_create("kstress_192", stress_cache_sizes[0], 0, 0, NULL, NULL);
-	run.cache[1] = kmem_cache_create("kstress_640", stress_cache_sizes[1], 0,
-					 SLAB_HWCACHE_ALIGN, NULL, NULL);
-	if (run.cache[0] && run.cache[1]) {
+	run->mode = mode;
+	run->ncpus = ncpus;
+	run->ops = ops_per_cpu;
+	run->res = res;
+	run->stop = 0;
+	atomic_set(&run->ready, 0);
+	run->cache[0] = run->cache[1] = NULL;
+	if (mode->use_caches) {
+		run->cache[0] = kmem_cache_create("kstress_192", stress_cache_sizes[0], 0, 0,
+						  NULL, NULL);
+		run->cache[1] = kmem_cache_create("kstress_640", stress_cache_sizes[1], 0,
+						  SLAB_HWCACHE_ALIGN, NULL, NULL);
+	}
+	if (!mode->use_caches || (run->cache[0] && run->cache[1])) {
 		res->ncpus = ncpus;
-		if (smp_run_on_all_cpus(stress_cpu, &run) < ncpus)
+		if (smp_run_on_all_cpus(stress_cpu, run) < ncpus || res->no_memory)
 			ret = -1;
 	} else {
 		ret = -1;
 	}
-	res->interrupted = run.stop;
+	res->interrupted = run->stop;
 	for (slot = 0; slot < ncpus; slot++)
 		if (res->errors[slot])
 			ret = -1;
-	if ((run.cache[0] && kmem_cache_destroy(run.cache[0])) ||
-	    (run.cache[1] && kmem_cache_destroy(run.cache[1])))
+	if ((run->cache[0] && kmem_cache_destroy(run->cache[0])) ||
+	    (run->cache[1] && kmem_cache_destroy(run->cache[1])))
 		ret = -1;
 	atomic_set(&stress_busy, 0);
 	return ret;
+}
+
+int kmem_stress_run(unsigned int ncpus, unsigned long ops_per_cpu,
+		    struct kmem_stress_result *res)
+{
+	return stress(&smp_mode, ncpus, ops_per_cpu, res);
+}
+
+int kmem_stress_kmalloc(unsigned long ops, struct kmem_stress_result *res)
+{
+	return stress(&console_mode, 1, ops, res);
 }
 
 /* Every CPU's operations over the slowest one's cycles, per million
@@ -300,6 +355,10 @@ int kmem_stress_report(unsigned long ops_per_cpu)
 	unsigned int n = 1, online = num_online_cpus();
 	unsigned long long base = 0;
 
+	if (!IS_ENABLED(CONFIG_SMP)) {		/* nothing to scale: the rest is left out */
+		printk("smpbench: this kernel is uniprocessor (CONFIG_SMP=n)\n");
+		return -1;
+	}
 	printk("smpbench: %lu allocations and frees per CPU, %s, %u CPU(s) online\n",
 	       ops_per_cpu, kmem_allocator_name, online);
 	if (report_run(1, min(ops_per_cpu, STRESS_WARM_UP), &res, "warm-up run"))

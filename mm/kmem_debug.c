@@ -66,21 +66,18 @@
  * allocator is called with no object table or cache lock held), then
  * report_lock, which the allocator takes to report.  cache_locks nest in
  * CPU order and nothing else is taken inside them.
+ *
+ * The settings (kmem_debug=, the letters), the reports, kmem_check, the
+ * leak listing and the console commands are in kmem_debug_info.c, which
+ * walks the object table through kdbg_for_each_obj(); what both files
+ * share is in mm/kmem_debug.h.
  */
 #include <tiny/kernel.h>
-#include <tiny/cmdline.h>
-#include <tiny/kmem_debug.h>
 #include <tiny/spinlock.h>
 #include <tiny/string.h>
 #include <tiny/timer.h>
-#include "slab_common.h"
+#include "kmem_debug.h"
 
-/* Letters in force before any setting (the host benchmarks preset them). */
-#ifndef KMEM_DEBUG_INITIAL
-#define KMEM_DEBUG_INITIAL	0
-#endif
-
-#define KDBG_ALL		(KMEM_DEBUG_REDZONE | KMEM_DEBUG_POISON | KMEM_DEBUG_USER)
 #define RZ_BYTES		16		/* least red zone on each side */
 #define RZ_BYTE			0xcc
 #define POISON_BYTE		0x6b
@@ -91,44 +88,9 @@
 #define OBJ_TABLE_LOCKS		64		/* a power of 2 */
 #define MAX_DEBUG_CACHES	128		/* later caches are not debugged */
 #define CACHE_BUCKETS		64
-#define LEAK_GROUPS		64
-
-enum { OBJ_LIVE = 1, OBJ_FREED };
-
-/* A debugged cache; the public handle stays the allocator's cache. */
-struct kdbg_cache {
-	struct kdbg_cache *next;	/* in its caches[] bucket */
-	struct kmem_cache *raw;
-	const char *name;
-	size_t size;			/* the object size asked for */
-	size_t off;			/* object offset in the raw object */
-	kmem_cache_ctor_t ctor, dtor;
-	unsigned int flags;		/* KMEM_DEBUG_* */
-};
-
-/* At the start of every debugged block; magic last, nearest the object. */
-struct kdbg_obj {
-	struct kdbg_obj *hnext;		/* object table chain */
-	struct kdbg_obj *qnext;		/* quarantine FIFO */
-	struct kdbg_cache *cache;	/* NULL: a kmalloc() block */
-	void *obj;			/* the caller's pointer */
-	size_t size;			/* asked for */
-	size_t rz_end;			/* bytes from obj to the block's end */
-	void *alloc_site, *free_site;
-	unsigned long alloc_jiffies, free_jiffies;
-	unsigned int flags;		/* the letters it was allocated with */
-	unsigned int state;		/* OBJ_LIVE or OBJ_FREED (quarantined) */
-	uintptr_t magic;		/* its address ^ KDBG_MAGIC */
-};
 
 /* Offset of a kmalloc() object in its block. */
 #define KM_OFF	ALIGN(sizeof(struct kdbg_obj) + RZ_BYTES, KMALLOC_MIN_ALIGN)
-
-struct kmem_debug_settings kmem_debug_settings = { .flags = KMEM_DEBUG_INITIAL };
-struct kmem_debug_report kmem_debug_last;
-unsigned long kmem_debug_reports;
-
-static unsigned int kmalloc_flags = KMEM_DEBUG_INITIAL;	/* letters for kmalloc() */
 
 /* A lock on a cache line of its own. */
 struct kdbg_lock {
@@ -158,14 +120,11 @@ static atomic_long_t nr_tracked;
 static unsigned long nr_caches;		/* written under every cache lock, read anywhere */
 unsigned long kmem_debug_flush_waits;	/* counter_inc() */
 void (*kmem_debug_leaving_hook)(const void *obj);
-static int leaks_at_boot;
 /* Descriptors of debugged caches: a static pool, so that they take no
  * memory the allocator would count as handed out (bytes_used). */
 static struct kdbg_cache cache_pool[MAX_DEBUG_CACHES];
 static struct kdbg_cache *pool_free;
 static unsigned int pool_used;
-char kmem_debug_last_trace[KMEM_DEBUG_TRACE_LEN];
-unsigned long kmem_debug_traces;
 
 /*
  * A call the layer forwards to the allocator, one per CPU: while it runs,
@@ -361,194 +320,7 @@ static void desc_put(struct kdbg_cache *dc)
 	pool_free = dc;
 }
 
-/* ---- settings ---------------------------------------------------------------- */
-
-/* The letters for a cache called name ("kmalloc": the kmalloc() blocks). */
-static unsigned int flags_for(const struct kmem_debug_settings *s, const char *name)
-{
-	unsigned int i;
-
-	if (!s->nr_names)
-		return s->flags;
-	for (i = 0; name && i < s->nr_names; i++)
-		if (!strcmp(s->names[i], name))
-			return s->flags;
-	return 0;
-}
-
-static int letter_flag(char c)
-{
-	switch (c) {
-	case 'Z': case 'z': return KMEM_DEBUG_REDZONE;
-	case 'P': case 'p': return KMEM_DEBUG_POISON;
-	case 'U': case 'u': return KMEM_DEBUG_USER;
-	case 'T': case 't': return KMEM_DEBUG_TRACE;
-	case '-': return 0;
-	}
-	return -1;
-}
-
-/* Parses one ",NAME" list into s; 0 or -1. */
-static int parse_names(struct kmem_debug_settings *s, const char *p)
-{
-	while (*p == ',') {
-		const char *end = ++p;
-		size_t n;
-
-		while (*end && *end != ',')
-			end++;
-		n = (size_t)(end - p);
-		if (!n || n >= KMEM_DEBUG_NAME_LEN || s->nr_names == KMEM_DEBUG_NAMES)
-			return -1;
-		memcpy(s->names[s->nr_names], p, n);
-		s->names[s->nr_names++][n] = '\0';
-		p = end;
-	}
-	return *p ? -1 : 0;
-}
-
-int kmem_debug_set(const char *spec)
-{
-	struct kmem_debug_settings s;
-	const char *p = spec;
-	int f, letters = 0;
-
-	if (!spec)
-		return -1;
-	memset(&s, 0, sizeof(s));
-	for (; *p && *p != ','; p++, letters++) {
-		f = letter_flag(*p);
-		if (f < 0)
-			return -1;
-		s.flags |= (unsigned int)f;
-	}
-	if (!letters)
-		s.flags = KDBG_ALL;
-	if (parse_names(&s, p))
-		return -1;
-	kmem_debug_apply(&s);
-	return 0;
-}
-
-void kmem_debug_apply(const struct kmem_debug_settings *s)
-{
-	kmem_debug_settings = *s;
-	kmalloc_flags = flags_for(s, "kmalloc");
-}
-
-int kmem_debug_active(void)
-{
-	return READ_ONCE(kmem_debug_settings.flags) != 0;
-}
-
-static int kmem_debug_param(const char *val)
-{
-	return kmem_debug_set(val ? val : "") ? PARSE_BAD : PARSE_OK;
-}
-kernel_param_opt("kmem_debug", kmem_debug_param,
-		 "[=LETTERS][,CACHE...]: heap debugging: Z red zones, P poison, U owners, T trace, "
-		 "- none (bare: ZPU); CACHE limits it, kmalloc names kmalloc()");
-
-static int kmem_leaks_param(const char *val)
-{
-	leaks_at_boot = 1;
-	return PARSE_OK;
-}
-kernel_flag("kmem_leaks", kmem_leaks_param,
-	    ": list the live debugged objects by allocating site after the boot actions");
-
-/* ---- reports ------------------------------------------------------------------ */
-
-static size_t text_len;
-
-/* The name of o's cache in reports and trace lines. */
-static const char *cache_name(const struct kdbg_obj *o)
-{
-	return o->cache ? o->cache->name : "kmalloc";
-}
-
-/* Starts kmem_debug_last for a report on o (NULL: none). */
-static void report_begin(enum kmem_debug_kind kind, const struct kdbg_obj *o)
-{
-	memset(&kmem_debug_last, 0, sizeof(kmem_debug_last));
-	kmem_debug_last.kind = kind;
-	text_len = 0;
-	if (!o)
-		return;
-	kmem_debug_last.obj = o->obj;
-	kmem_debug_last.cache = cache_name(o);
-	kmem_debug_last.size = o->size;
-	kmem_debug_last.alloc_site = o->alloc_site;
-	kmem_debug_last.free_site = o->free_site;
-}
-
-/* Prints one line of a report and keeps it in kmem_debug_last.text. */
-static __printf(1, 2) void report_line(const char *fmt, ...)
-{
-	char line[200];
-	va_list ap;
-	size_t n;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	printk(KERN_ERR "%s\n", line);
-	n = strlen(line);
-	if (text_len + n + 2 <= sizeof(kmem_debug_last.text)) {
-		memcpy(kmem_debug_last.text + text_len, line, n);
-		text_len += n;
-		kmem_debug_last.text[text_len++] = '\n';
-		kmem_debug_last.text[text_len] = '\0';
-	}
-}
-
-/* Prints one T line and keeps it in kmem_debug_last_trace. */
-static __printf(1, 2) void trace_line(const char *fmt, ...)
-{
-	char line[KMEM_DEBUG_TRACE_LEN];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	printk("%s\n", line);
-	memcpy(kmem_debug_last_trace, line, sizeof(line));
-	kmem_debug_traces++;
-}
-
-static void report_owners(const struct kdbg_obj *o)
-{
-	if (!(o->flags & KMEM_DEBUG_USER)) {
-		report_line("  owners not tracked (kmem_debug without U)");
-		return;
-	}
-	report_line("  allocated by %pS at jiffies %lu", o->alloc_site, o->alloc_jiffies);
-	if (o->state == OBJ_FREED)
-		report_line("  freed by %pS at jiffies %lu", o->free_site, o->free_jiffies);
-}
-
-/* Reports bytes [bad, end) of o's block found wrong (what says which). */
-static void report_damage(enum kmem_debug_kind kind, const struct kdbg_obj *o, const u8 *bad,
-			  const u8 *end, const char *what, const char *when)
-{
-	char hex[8 * 3 + 1];
-	unsigned int i;
-
-	report_begin(kind, o);
-	kmem_debug_last.offset = (long)(bad - (const u8 *)o->obj);
-	kmem_debug_last.right = bad >= (const u8 *)o->obj;
-	for (i = 0; i < 8 && bad + i < end; i++) {
-		kmem_debug_last.bytes[i] = bad[i];
-		snprintf(hex + 3 * i, 4, " %02x", bad[i]);
-	}
-	kmem_debug_last.nr_bytes = i;
-	hex[3 * i] = '\0';
-	kmem_debug_reports++;
-	report_line("BUG: kmem_debug: %s %s object %p (%zu bytes) at offset %ld:%s (found %s)%s",
-		    what, kmem_debug_last.cache, o->obj, o->size, kmem_debug_last.offset, hex, when,
-		    count_report());
-	report_owners(o);
-}
+/* ---- checks ------------------------------------------------------------------- */
 
 /* Checks one red zone of o; reports and repairs it.  1 if it was broken. */
 static int check_zone(const struct kdbg_obj *o, u8 *zone, size_t n, const char *what,
@@ -558,12 +330,12 @@ static int check_zone(const struct kdbg_obj *o, u8 *zone, size_t n, const char *
 
 	if (!bad)
 		return 0;
-	report_damage(KDBG_REDZONE, o, bad, zone + n, what, when);
+	kdbg_report_damage(KDBG_REDZONE, o, bad, zone + n, what, when);
 	memset(zone, RZ_BYTE, n);
 	return 1;
 }
 
-static int check_redzones(const struct kdbg_obj *o, const char *when)
+int kdbg_check_redzones(const struct kdbg_obj *o, const char *when)
 {
 	u8 *obj = o->obj, *left = (u8 *)(o + 1);
 
@@ -573,10 +345,9 @@ static int check_redzones(const struct kdbg_obj *o, const char *when)
 	       check_zone(o, obj + o->size, o->rz_end - o->size, "red zone overwritten after", when);
 }
 
-/* Checks a quarantined object's red zones and poison; reports and repairs. */
-static int check_freed(const struct kdbg_obj *o, const char *when)
+int kdbg_check_freed(const struct kdbg_obj *o, const char *when)
 {
-	int bad = check_redzones(o, when);
+	int bad = kdbg_check_redzones(o, when);
 	const u8 *b;
 
 	if (!(o->flags & KMEM_DEBUG_POISON))
@@ -584,8 +355,8 @@ static int check_freed(const struct kdbg_obj *o, const char *when)
 	b = memchr_inv(o->obj, POISON_BYTE, o->size);
 	if (!b)
 		return bad;
-	report_damage(KDBG_USE_AFTER_FREE, o, b, (const u8 *)o->obj + o->size, "write after free to",
-		      when);
+	kdbg_report_damage(KDBG_USE_AFTER_FREE, o, b, (const u8 *)o->obj + o->size,
+			   "write after free to", when);
 	memset(o->obj, POISON_BYTE, o->size);
 	return bad + 1;
 }
@@ -635,7 +406,7 @@ static void *obj_setup(void *raw, struct kdbg_cache *dc, size_t off, size_t size
 	obj_table_add(o);
 	spin_unlock_irqrestore(obj_table_lock(obj), save);
 	if (flags & KMEM_DEBUG_TRACE)
-		trace_line("kmem_debug: alloc %s %zu bytes = %p by %pS", cache_name(o), size, obj,
+		kdbg_trace_line("kmem_debug: alloc %s %zu bytes = %p by %pS", kdbg_cache_name(o), size, obj,
 			   caller);
 	return obj;
 }
@@ -652,7 +423,7 @@ static int release_one(struct kdbg_obj *o)
 	if (hook)
 		hook(o->obj);
 	obj_table_forget(o);
-	bad = check_freed(o, "leaving the quarantine");
+	bad = kdbg_check_freed(o, "leaving the quarantine");
 	raw_release(o);
 	return bad;
 }
@@ -736,18 +507,6 @@ int kmem_debug_flush(void)
 	return bad;
 }
 
-/* A second free of a quarantined object: reported with both sites. */
-static void report_double_free(const struct kdbg_obj *copy, const char *fn, const void *p,
-			       void *caller)
-{
-	kmem_bad_free(fn, p, "double free (the object waits in kmem_debug's quarantine)", caller);
-	report_begin(KDBG_DOUBLE_FREE, copy);
-	kmem_debug_last.free_site2 = caller;
-	report_line("  kmem_debug: double free of %s object %p (%zu bytes) by %pS",
-		    kmem_debug_last.cache, p, copy->size, caller);
-	report_owners(copy);
-}
-
 /*
  * Frees the tracked object p for fn (want: its cache, NULL for kfree).
  * Returns 0 if the object table does not know p (nor is p a kmalloc() block's
@@ -788,12 +547,12 @@ static int obj_release(const void *p, struct kdbg_cache *want, const char *fn, v
 	if (!o)
 		return 0;
 	if (twice) {
-		report_double_free(&copy, fn, p, caller);
+		kdbg_report_double_free(&copy, fn, p, caller);
 		return 1;
 	}
-	check_redzones(o, "on free");
+	kdbg_check_redzones(o, "on free");
 	if (o->flags & KMEM_DEBUG_TRACE)
-		trace_line("kmem_debug: free %s %zu bytes %p by %pS", cache_name(o), o->size, p,
+		kdbg_trace_line("kmem_debug: free %s %zu bytes %p by %pS", kdbg_cache_name(o), o->size, p,
 			   caller);
 	if (o->cache && o->cache->dtor)
 		o->cache->dtor(o->obj);
@@ -839,7 +598,7 @@ void *kmem_debug_bad_free(const void *obj, void *caller)
 	if (f->caller && (obj == f->obj || obj == f->obj2))
 		caller = f->caller;
 	spin_lock_irqsave(&report_lock, save);
-	report_begin(KDBG_BAD_FREE, NULL);
+	kdbg_report_begin(KDBG_BAD_FREE, NULL);
 	kmem_debug_last.obj = obj;
 	kmem_debug_last.caller = caller;
 	spin_unlock_irqrestore(&report_lock, save);
@@ -865,7 +624,7 @@ static size_t forward_ksize(const void *p, void *caller)
 
 void *kmalloc_track_caller(size_t size, gfp_t gfp, void *caller)
 {
-	unsigned int flags = kmalloc_flags;
+	unsigned int flags = kdbg_kmalloc_flags;
 	void *raw;
 
 	if (!flags || !size)
@@ -929,7 +688,7 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 				     unsigned long flags, kmem_cache_ctor_t ctor,
 				     kmem_cache_ctor_t dtor)
 {
-	unsigned int dflags = flags_for(&kmem_debug_settings, name);
+	unsigned int dflags = kdbg_flags_for(&kmem_debug_settings, name);
 	size_t a = max_t(size_t, align, KMALLOC_MIN_ALIGN), off;
 	struct kdbg_cache *dc;
 	struct kmem_cache *raw;
@@ -1024,10 +783,6 @@ void kmem_cache_free(struct kmem_cache *c, void *p)
 	}
 }
 
-static unsigned int leaks_collect(const struct kdbg_cache *only, struct kmem_leak_group *g,
-				  unsigned int max);
-static void leaks_print(const struct kdbg_cache *only);
-
 int kmem_cache_destroy(struct kmem_cache *c)
 {
 	struct kdbg_cache *dc = cache_find(c);
@@ -1043,10 +798,10 @@ int kmem_cache_destroy(struct kmem_cache *c)
 		return ret;
 	}
 	kmem_debug_flush();
-	if (leaks_collect(dc, &g, 1)) {
+	if (kdbg_leaks_collect(dc, &g, 1)) {
 		pr_err("kmem_cache_destroy: cache %s still has objects in use; not destroyed; "
 		       "they were allocated:\n", dc->name);
-		leaks_print(dc);
+		kdbg_leaks_print(dc);
 		return -1;
 	}
 	save = caches_lock_all();
@@ -1115,203 +870,41 @@ size_t kmem_debug_block_end(const void *p)
 	return end;
 }
 
-/* ---- checks and leak reports ------------------------------------------------- */
+/* ---- what kmem_debug_info.c reads ---------------------------------------------- */
 
-/* Checks the objects in the object table buckets of lock l (red zones, and
- * the poison of the quarantined ones); returns the damage found, and
- * counts in *headers each damaged header, past which its chain is not
- * followed.  Takes the lock. */
-static int check_stripe(unsigned int l, unsigned long *headers)
+unsigned long kdbg_for_each_obj(void (*visit)(const struct kdbg_obj *o, void *arg), void *arg)
 {
+	unsigned long headers = 0, save;
 	struct kdbg_obj *o;
-	unsigned long save;
-	unsigned int h;
-	int bad = 0;
-
-	spin_lock_irqsave(bucket_lock(l), save);
-	for (h = l; h < ARRAY_SIZE(obj_table); h += OBJ_TABLE_LOCKS)
-		for (o = obj_table[h]; o; o = o->hnext) {
-			if (!header_ok(o)) {
-				(*headers)++;
-				break;
-			}
-			bad += o->state == OBJ_LIVE ? check_redzones(o, "by kmem_check")
-						    : check_freed(o, "by kmem_check");
-		}
-	spin_unlock_irqrestore(bucket_lock(l), save);
-	return bad;
-}
-
-int kmem_check(void)
-{
-	unsigned long damage0 = 0;
-	unsigned int l;
-	int bad = 0;
-
-	for (l = 0; l < OBJ_TABLE_LOCKS; l++)
-		bad += check_stripe(l, &damage0);
-	if (damage0) {
-		report_begin(KDBG_HEADER, NULL);
-		kmem_debug_reports++;
-		report_line("BUG: kmem_debug: %lu damaged object headers (underflow past the red "
-			    "zone?): their hash chains were not followed%s", damage0, count_report());
-	}
-	return bad + (int)damage0;
-}
-
-/* Adds o to the groups g[0..*n) (at most max); 1 if it did not fit. */
-static int group_add(struct kmem_leak_group *g, unsigned int *n, unsigned int max,
-		     const struct kdbg_obj *o)
-{
-	const char *cache = o->cache ? o->cache->name : "kmalloc";
-	unsigned int i;
-
-	for (i = 0; i < *n; i++)
-		if (g[i].site == o->alloc_site && g[i].cache == cache)
-			break;
-	if (i == *n) {
-		if (*n == max)
-			return 1;
-		g[(*n)++] = (struct kmem_leak_group){ .cache = cache, .site = o->alloc_site,
-						      .first_jiffies = o->alloc_jiffies };
-	}
-	g[i].count++;
-	g[i].bytes += o->size;
-	g[i].first_jiffies = min(g[i].first_jiffies, o->alloc_jiffies);
-	g[i].last_jiffies = max(g[i].last_jiffies, o->alloc_jiffies);
-	return 0;
-}
-
-/* The live objects (of only, or all) grouped by cache and site, most bytes
- * first; the number of groups, max + 1 if some did not fit. */
-static unsigned int leaks_collect(const struct kdbg_cache *only, struct kmem_leak_group *g,
-				  unsigned int max)
-{
-	unsigned int l, h, n = 0, i, j, lost = 0;
-	struct kdbg_obj *o;
-	unsigned long save;
+	unsigned int l, h;
 
 	for (l = 0; l < OBJ_TABLE_LOCKS; l++) {
 		spin_lock_irqsave(bucket_lock(l), save);
 		for (h = l; h < ARRAY_SIZE(obj_table); h += OBJ_TABLE_LOCKS)
-			for (o = obj_table[h]; o && header_ok(o); o = o->hnext)
-				if (o->state == OBJ_LIVE && (!only || o->cache == only))
-					lost |= group_add(g, &n, max, o);
+			for (o = obj_table[h]; o; o = o->hnext) {
+				if (!header_ok(o)) {
+					headers++;
+					break;
+				}
+				visit(o, arg);
+			}
 		spin_unlock_irqrestore(bucket_lock(l), save);
 	}
-	for (i = 1; i < n; i++)			/* insertion sort, most bytes first */
-		for (j = i; j > 0 && g[j].bytes > g[j - 1].bytes; j--) {
-			struct kmem_leak_group tmp = g[j];
-
-			g[j] = g[j - 1];
-			g[j - 1] = tmp;
-		}
-	return n + lost;
+	return headers;
 }
 
-unsigned int kmem_leaks_collect(struct kmem_leak_group *g, unsigned int max)
-{
-	return leaks_collect(NULL, g, max);
-}
-
-static struct kmem_leak_group leak_groups[LEAK_GROUPS];	/* the printed reports' */
-
-/* Prints the live objects (of only, or all) by site; returns how many. */
-static unsigned long leaks_print_groups(const struct kdbg_cache *only)
-{
-	unsigned int n = leaks_collect(only, leak_groups, LEAK_GROUPS), i;
-	unsigned long objects = 0;
-
-	for (i = 0; i < n && i < LEAK_GROUPS; i++) {
-		struct kmem_leak_group *g = &leak_groups[i];
-
-		objects += g->count;
-		printk("  %6lu objects %9lu bytes  %-20s allocated by %pS (jiffies %lu..%lu)\n",
-		       g->count, g->bytes, g->cache, g->site, g->first_jiffies, g->last_jiffies);
-	}
-	if (n > LEAK_GROUPS)
-		printk("  ... and more sites (only %d are listed)\n", LEAK_GROUPS);
-	return objects;
-}
-
-static void leaks_print(const struct kdbg_cache *only)
-{
-	leaks_print_groups(only);
-}
-
-unsigned long kmem_leaks_report(void)
-{
-	unsigned long objects;
-
-	printk("kmem_leaks: live debugged objects by allocating site (%s):\n",
-	       kmem_debug_settings.flags & KMEM_DEBUG_USER ? "U on" : "no U: sites unknown");
-	objects = leaks_print_groups(NULL);
-	printk("kmem_leaks: %lu live objects\n", objects);
-	return objects;
-}
-
-/* The objects and bytes in every CPU's quarantine.  Takes their locks. */
-static void quarantine_totals(unsigned long *count, unsigned long *bytes)
+void kdbg_get_counts(struct kdbg_counts *c)
 {
 	unsigned long save;
 	unsigned int cpu;
 
-	*count = *bytes = 0;
+	c->quarantined = c->quarantined_bytes = 0;
 	for (cpu = 0; cpu < NR_CPUS; cpu++) {
 		spin_lock_irqsave(&quarantines[cpu].lock, save);
-		*count += quarantines[cpu].count;
-		*bytes += quarantines[cpu].bytes;
+		c->quarantined += quarantines[cpu].count;
+		c->quarantined_bytes += quarantines[cpu].bytes;
 		spin_unlock_irqrestore(&quarantines[cpu].lock, save);
 	}
-}
-
-void kmem_debug_show(void)
-{
-	const struct kmem_debug_settings *s = &kmem_debug_settings;
-	unsigned long q_count, q_bytes;
-	unsigned int i;
-
-	printk("kmem_debug: letters %s%s%s%s%s, for %s", s->flags ? "" : "-",
-	       s->flags & KMEM_DEBUG_REDZONE ? "Z" : "", s->flags & KMEM_DEBUG_POISON ? "P" : "",
-	       s->flags & KMEM_DEBUG_USER ? "U" : "", s->flags & KMEM_DEBUG_TRACE ? "T" : "",
-	       s->nr_names ? "" : "every cache and kmalloc()");
-	for (i = 0; i < s->nr_names; i++)
-		printk(KERN_CONT "%s%s", i ? "," : "", s->names[i]);
-	printk(KERN_CONT "\n");
-	quarantine_totals(&q_count, &q_bytes);
-	printk("kmem_debug: %ld objects tracked, quarantines %lu objects (%lu bytes), "
-	       "%lu caches debugged, %lu damage reports\n", atomic_long_read(&nr_tracked),
-	       q_count, q_bytes, READ_ONCE(nr_caches), kmem_debug_reports);
-	printk("kmem_debug: flushes waited %lu times for a CPU giving objects back\n",
-	       counter_read(&kmem_debug_flush_waits));
-}
-
-int kmem_check_command(int argc, char **argv)
-{
-	int bad = kmem_check();
-
-	printk("kmem_check: %ld objects checked, %d damaged\n", atomic_long_read(&nr_tracked), bad);
-	return bad ? -1 : 0;
-}
-
-int kmem_leaks_command(int argc, char **argv)
-{
-	kmem_leaks_report();
-	return 0;
-}
-
-int kmem_debug_command(int argc, char **argv)
-{
-	if (argc > 1 && kmem_debug_set(argv[1])) {
-		printk("usage: kmem_debug [LETTERS(ZPUT or -)][,CACHE...]\n");
-		return -1;
-	}
-	kmem_debug_show();
-	return 0;
-}
-
-void kmem_debug_boot_done(void)
-{
-	if (leaks_at_boot)
-		kmem_leaks_report();
+	c->tracked = atomic_long_read(&nr_tracked);
+	c->caches = READ_ONCE(nr_caches);
 }

@@ -106,6 +106,12 @@ static inline unsigned int smp_run_on_all_cpus(smp_call_func_t fn, void *arg)
 	return 1;
 }
 
+static inline int smp_assign_slots(int slot[NR_CPUS], unsigned int ncpus)
+{
+	slot[0] = 0;
+	return ncpus == 1 ? 0 : -1;
+}
+
 static inline unsigned int smp_stop_other_cpus(unsigned long timeout_ms)
 {
 	(void)timeout_ms;
