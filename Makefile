@@ -238,7 +238,7 @@ run: iso
 
 ## iso         build/tinyslab.iso: GRUB (grub-mkrescue) with the SLAB, SLUB, SLUB_TINY and SLOB
 ##             kernels and the replay trace
-ISO_ALLOCS := slab slub slub_tiny slob
+ISO_ALLOCS := slab slub slub_sheaves slub_tiny slob
 iso:
 	$(Q)$(DEPS) build iso python
 	$(Q)for a in $(ISO_ALLOCS); do $(call build_defconfig,$${a}) || exit 1; done

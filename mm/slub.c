@@ -1,7 +1,10 @@
-/* slub.c - SLUB, the unqueued slab allocator (CONFIG_SLUB): what its two
- * modes share.  The per-CPU slabs and their lockless fast path are in
- * slub_cpu.c; SLUB_TINY, which has no per-CPU state at all, is in
- * slub_tiny.c; the reports and the validator in slub_info.c.
+/* slub.c - SLUB, the unqueued slab allocator (CONFIG_SLUB): what its three
+ * per-CPU layers share.  Sheaves (per-CPU arrays of objects and a barn of
+ * them per node, Linux 7.0) are in slub_sheaves.c; the per-CPU slabs and
+ * their lockless fast path (Linux 2.6.22 to 6.x) in slub_cpu.c; SLUB_TINY,
+ * which has no per-CPU state at all, in slub_tiny.c; the per-CPU data of
+ * the first two in slub_percpu.c; the reports and the validator in
+ * slub_info.c.
  *
  * No queues.  A slab is 2^order pages of objects of one size and nothing
  * else: no descriptor, no colour.  A free object holds the address of the
@@ -878,6 +881,7 @@ void kmem_cache_init(void)
 	if (cache_open(&kmem_cache_cache) || kmem_cache_register(&kmem_cache_cache))
 		panic("SLUB: cannot make the cache of caches");
 	make_kmalloc_caches();
+	slub_mode_kmalloc_ready();
 	pr_info("%s: kmalloc classes of %zu to %lu bytes, slab orders up to %u, "
 		"at least %u objects a slab (%u CPU(s))\n", kmem_allocator_name, kmalloc_sizes[0],
 		KMALLOC_MAX_CACHE_SIZE, slub_max_order, min_objects_wanted(), num_possible_cpus());

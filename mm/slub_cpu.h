@@ -1,4 +1,4 @@
-/* slub_cpu.h - SLUB's lockless fast paths (CONFIG_SLUB without SLUB_TINY),
+/* slub_cpu.h - SLUB's lockless fast paths (CONFIG_SLUB_CPU_SLAB),
  * inline in the entry points of mm/slub.c, so that an allocation or a free
  * makes no call on its way; the slow paths, the per-CPU data and the
  * design ("Fast path") are in mm/slub_cpu.c.  Included by mm/slub.h.
@@ -15,9 +15,7 @@ static inline unsigned long next_tid(unsigned long tid)
 	return tid + 1;
 }
 
-#define JUST_FREED	"double free (the object was just freed: it heads the free list it " \
-			"went to)"
-#define ALL_FREE	"double free (every object of its slab is free)"
+#define JUST_FREED	SLUB_JUST_FREED
 
 /* An object of c for handle h, from a refill of this CPU's list
  * (interrupts off inside); NULL if out of memory. */

@@ -23,6 +23,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ALLOCATORS = (
     ("slab", "SLAB"),
     ("slub", "SLUB"),
+    ("slub_sheaves", "SLUB-sheaves"),
     ("slub_tiny", "SLUB_TINY"),
     ("slob", "SLOB"),
     ("slob_fast", "SLOB-fast"),
