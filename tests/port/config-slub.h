@@ -3,7 +3,8 @@
  * slabs, self-tests. */
 #define CONFIG_SLUB 1
 #define CONFIG_SLAB_REGISTRY 1
-#define CONFIG_SLUB_CPU 1
+#define CONFIG_SLUB_CPU_SLAB 1
+#define CONFIG_SLUB_PERCPU 1
 #define CONFIG_NR_CPUS 1
 #define CONFIG_MAX_ORDER 11
 #define CONFIG_HZ 100
