@@ -55,7 +55,7 @@ kconfig_env := cd $(objtree) && srctree=$(srctree) KCONFIG_CONFIG=.config
 
 config-targets := defconfig $(DEFCONFIGS) menuconfig olddefconfig savedefconfig oldconfig
 meta-targets := help clean distclean test test-bochs run iso qemu gdb sizes fastpath compare bench fuzz coverage host-test \
-		script-test check-deps vmlinux-for-qemu quick debug-costs smpbench soak trace-shapes smallmem slabtest which-allocator
+		script-test check-deps vmlinux-for-qemu quick debug-costs debug-matrix many-caches smpbench soak trace-shapes smallmem slabtest which-allocator
 build-goals := $(filter-out $(config-targets) $(meta-targets),$(MAKECMDGOALS))
 ifeq ($(MAKECMDGOALS),)
 build-goals := all
@@ -135,11 +135,15 @@ LIBGCC := $(shell $(CC) -m32 -print-libgcc-file-name 2>/dev/null)
 KBUILD_CPPFLAGS := -nostdinc -isystem $(GCC_INCLUDE) \
 	-I$(srctree)/include -I$(srctree)/arch/x86/include \
 	-include $(autoconf_h) -DTINYSLAB_VERSION='"$(VERSION)"'
+# -fmacro-prefix-map: __FILE__ (in WARN_ON()'s and BUG_ON()'s reports) is the
+# path in the tree, so that an object has the same size in every clone
+# (tests/scripts/test_clone_sizes.py); the debug info keeps full paths.
 KBUILD_CFLAGS := -std=gnu11 -m32 -march=i686 $(opt) -g \
 	-ffreestanding -fno-pic -fno-pie -fno-stack-protector -fno-common \
 	-fno-asynchronous-unwind-tables -fno-strict-aliasing -mgeneral-regs-only \
 	-mpreferred-stack-boundary=2 \
 	-Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter \
+	-fmacro-prefix-map=$(srctree)/= \
 	$(if $(filter 1,$(WERROR)),-Werror) $(KCFLAGS)
 KBUILD_AFLAGS := -m32 -D__ASSEMBLER__
 LDSCRIPT := $(srctree)/arch/x86/kernel/vmlinux.lds
@@ -219,6 +223,11 @@ build_defconfig = $(MAKE) -s -f $(srctree)/Makefile O=$(BUILD)/$(1) $(1)_defconf
 # list (an allocator whose defconfig this tree lacks is left out), and the
 # kernels of all of them built: $(build_allocators)
 ALLOCATORS = $(shell $(PYTHON) $(srctree)/scripts/allocators.py)
+# One configuration per allocator, without the variants (SLOB-fast): the
+# ISO's kernels, sizes' tables, the fuzzer and coverage
+ONE_PER_ALLOCATOR = $(shell $(PYTHON) $(srctree)/scripts/allocators.py --kinds allocator)
+# The allocators a debug configuration exists for (debug-costs)
+DEBUGGED_ALLOCATORS = $(shell $(PYTHON) $(srctree)/scripts/allocators.py --debugged)
 build_allocators = for a in $(ALLOCATORS); do $(call build_defconfig,$${a}) || exit 1; done
 
 # compare, bench and soak replay every shipped trace (scripts/traces.py)
@@ -238,7 +247,7 @@ run: iso
 
 ## iso         build/tinyslab.iso: GRUB (grub-mkrescue) with the SLAB, SLUB, SLUB_TINY and SLOB
 ##             kernels and the replay trace
-ISO_ALLOCS := slab slub slub_sheaves slub_tiny slob
+ISO_ALLOCS = $(ONE_PER_ALLOCATOR)
 iso:
 	$(Q)$(DEPS) build iso python
 	$(Q)for a in $(ISO_ALLOCS); do $(call build_defconfig,$${a}) || exit 1; done
@@ -311,7 +320,7 @@ build_tweaked = $(MAKE) -s -f $(srctree)/Makefile O=$(SIZES_BUILD)/$(1)-$(2) $(1
 	$(MAKE) -s -f $(srctree)/Makefile O=$(SIZES_BUILD)/$(1)-$(2)
 # The uniprocessor kernels without the self-tests (<name>-up), as the 2005
 # figures were measured; the same with SMP (<name>-smp); and the
-# uniprocessor SLAB or SLOB kernel with one option changed (-cost-<tag>).
+# uniprocessor kernel of an allocator with one option changed (-cost-<tag>).
 UP := --disable SMP --disable SELFTEST
 SIZES_DATE := $(shell date +%Y-%m-%d)
 
@@ -319,7 +328,7 @@ SIZES_DATE := $(shell date +%Y-%m-%d)
 ##             uniprocessor then SMP, without the self-tests, beside the 2005 SLOB patch's
 ##             figures; what SLOB's fast heap and each debugging option cost; written to
 ##             docs/results/sizes-DATE.txt and the README's opening table
-SIZES_ALLOCS := $(filter-out slob_fast,$(shell $(PYTHON) $(srctree)/scripts/allocators.py))
+SIZES_ALLOCS = $(ONE_PER_ALLOCATOR)
 sizes:
 	$(Q)$(DEPS) build python
 	+$(Q)for a in $(SIZES_ALLOCS); do \
@@ -340,14 +349,25 @@ sizes:
 
 ## fastpath    SLUB's fast paths in the SMP and uniprocessor kernels as built (objdump), checked
 ##             for no lock prefix and no interrupt disable: docs/results/slub-fastpath-DATE.txt
-##             and the block in docs/design.md
+##             and the block in docs/design.md; then every allocator's kmalloc, kfree,
+##             kmem_cache_alloc and kmem_cache_free fast paths, SMP and uniprocessor: what
+##             they execute, checked against what the host glue executes or charges, with
+##             this CPU's cost of each class (bench-insns): docs/results/fastpath-DATE.txt
+FASTPATH_ALLOCS := $(shell $(PYTHON) $(srctree)/scripts/allocators.py)
 fastpath:
 	$(Q)$(DEPS) build python
-	+$(Q)$(call build_tweaked,slub,smp,--disable SELFTEST)
-	+$(Q)$(call build_tweaked,slub,up,$(UP))
+	+$(Q)for a in $(FASTPATH_ALLOCS); do $(call build_tweaked,$${a},smp,--disable SELFTEST) && \
+		$(call build_tweaked,$${a},up,$(UP)) || exit 1; done
 	$(Q)$(PYTHON) $(srctree)/scripts/fastpath-disasm $(SIZES_BUILD)/slub-smp/vmlinux \
 		$(SIZES_BUILD)/slub-up/vmlinux --out $(srctree)/docs/results/slub-fastpath-$(SIZES_DATE).txt \
 		--design $(srctree)/docs/design.md
+	$(Q)$(probe_i386)
+	$(Q)$(with_i386) $(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slab bench-insns
+	$(Q)$(with_i386) $(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slab run-bench-insns \
+		> $(BUILD)/bench-insns.txt
+	$(Q)$(PYTHON) $(srctree)/scripts/fastpath-disasm --table $(SIZES_BUILD) \
+		--insns $(BUILD)/bench-insns.txt --table-out $(srctree)/docs/results/fastpath-$(SIZES_DATE).txt \
+		--doc $(srctree)/docs/benchmarks.md
 
 ## which-allocator the tables and verdicts of docs/which-allocator.md, rewritten from the
 ##             newest docs/results files of make sizes, compare, bench, slabtest and smallmem
@@ -426,9 +446,7 @@ smpbench:
 		cp $(BUILD)/smpbench/report.txt $(srctree)/docs/results/smpbench-$$(date +%Y-%m-%d).txt && \
 		echo "(written to docs/results/smpbench-$$(date +%Y-%m-%d).txt)"
 
-# The allocators every comparison runs (scripts/allocators.py: those with a
-# defconfig in this tree), and the date the results files carry.
-ALLOCATORS = $(shell $(PYTHON) $(srctree)/scripts/allocators.py)
+# The date the results files carry.
 RESULTS_DATE := $(shell date +%Y-%m-%d)
 
 ## smallmem    free pages and Slab: of every allocator's uniprocessor kernel without the
@@ -477,7 +495,7 @@ slabtest:
 debug-costs:
 	$(Q)$(DEPS) build python host
 	$(Q)$(probe_i386)
-	$(Q)for c in slab slub slob; do \
+	$(Q)for c in $(DEBUGGED_ALLOCATORS); do \
 		$(with_i386) $(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=$$c bench bench-kdbg || exit 1; done
 	$(Q)mkdir -p $(BUILD)/host $(srctree)/docs/results
 	$(Q)$(PYTHON) $(srctree)/scripts/trace2replay --quiet -o $(BUILD)/host/trace.replay \
@@ -487,9 +505,44 @@ debug-costs:
 		cp $(BUILD)/host/debug-costs.txt $(srctree)/docs/results/debug-costs-$$(date +%Y-%m-%d).txt && \
 		echo "(written to docs/results/debug-costs-$$(date +%Y-%m-%d).txt)"
 
+## many-caches replay time against the number of caches: N = 4096, 16384 and 65534 caches of
+##             one live object each, replayed on the host by every allocator, and by SLAB, SLUB
+##             and SLOB under kmem_debug=ZPU (docs/results/many-caches-DATE.txt)
+MANY_CACHES_CONFIGS := slab slub slub_tiny slob slob_fast slab+kdbg slub+kdbg slob+kdbg
+many-caches:
+	$(Q)$(DEPS) build python host
+	$(Q)for c in $(ALLOCATORS); do \
+		$(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=$$c TINYSLAB_I386=no \
+		$(BUILD)/host/$$c/bench-64 || exit 1; done
+	$(Q)for c in slab slub slob; do \
+		$(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=$$c TINYSLAB_I386=no \
+		$(BUILD)/host/$$c/bench-kdbg-ZPU-64 || exit 1; done
+	$(Q)mkdir -p $(BUILD)/many-caches $(srctree)/docs/results
+	$(Q)$(PYTHON) $(srctree)/scripts/many-caches --build $(BUILD)/host --out $(BUILD)/many-caches \
+		$(MANY_CACHES_CONFIGS) > $(BUILD)/many-caches/report.txt; status=$$?; \
+		cat $(BUILD)/many-caches/report.txt; [ $$status = 0 ] || exit $$status; \
+		cp $(BUILD)/many-caches/report.txt $(srctree)/docs/results/many-caches-$(RESULTS_DATE).txt && \
+		echo "(written to docs/results/many-caches-$(RESULTS_DATE).txt)"
+
+## debug-matrix every self-test suite under every kmem_debug= letter set (none, Z, P, U, T, ZPU)
+##             on each *_debug kernel, one boot each (MATRIX_TIMEOUT s at most, 300): how each
+##             boot ended and pass/fail/skip per suite (docs/results/debug-matrix-DATE.txt);
+##             fails if a boot does not survive (panic, exception, timeout)
+MATRIX_TIMEOUT ?= 300
+debug-matrix:
+	$(Q)$(DEPS) build qemu python
+	+$(Q)for a in slab_debug slob_debug slub_debug; do $(call build_defconfig,$${a}) || exit 1; done
+	$(Q)mkdir -p $(BUILD)/debug-matrix $(srctree)/docs/results
+	$(Q)$(PYTHON) $(srctree)/scripts/debug-matrix --build $(BUILD) --mem $(MEM) \
+		--timeout $(MATRIX_TIMEOUT) > $(BUILD)/debug-matrix/report.txt; status=$$?; \
+		cat $(BUILD)/debug-matrix/report.txt; \
+		if [ $$status -le 1 ] && [ "$(MEM)" = 32 ] && [ "$(MATRIX_TIMEOUT)" = 300 ]; then \
+		cp $(BUILD)/debug-matrix/report.txt $(srctree)/docs/results/debug-matrix-$(RESULTS_DATE).txt && \
+		echo "(written to docs/results/debug-matrix-$(RESULTS_DATE).txt)"; fi; exit $$status
+
 ## fuzz        libFuzzer on each allocator (SLAB, SLUB, SLUB_TINY, SLOB) for FUZZ_TIME seconds
 ##             (default 60): the API fuzzer and the replay-module fuzzer
-FUZZ_ALLOCS := slab slub slub_tiny slob
+FUZZ_ALLOCS = $(ONE_PER_ALLOCATOR)
 fuzz:
 	$(Q)$(DEPS) build python host
 	$(Q)$(probe_i386)
@@ -500,7 +553,7 @@ fuzz:
 ## coverage    line coverage of mm/ on the host (llvm-cov): the host suites, the fuzz corpus
 ##             and the trace replay, SLAB, SLUB, SLUB_TINY and SLOB; a table, and
 ##             build/coverage/html
-COV_ALLOCS := slab slub slub_tiny slob
+COV_ALLOCS = $(ONE_PER_ALLOCATOR)
 coverage:
 	$(Q)$(DEPS) build python host coverage
 	$(Q)for c in $(COV_ALLOCS); do \

@@ -181,19 +181,11 @@ static void stress_cpu(void *arg)
 }
 
 /* Gives the run's slots to the calling CPU and the next ncpus - 1 online
- * ones (their numbers may have holes); -1 if fewer are online. */
+ * ones; -1 if fewer are online. */
 static int assign_slots(struct stress_run *run, unsigned int ncpus)
 {
-	unsigned int cpu, n = 1;
-
 	run->caller = smp_processor_id();
-	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		run->slot[cpu] = -1;
-	run->slot[run->caller] = 0;
-	for_each_online_cpu(cpu)
-		if (cpu != run->caller && n < ncpus)
-			run->slot[cpu] = (int)n++;
-	return n == ncpus ? 0 : -1;
+	return smp_assign_slots(run->slot, ncpus);
 }
 
 static atomic_t stress_busy;
@@ -298,7 +290,7 @@ static int report_run(unsigned int n, unsigned long ops, struct kmem_stress_resu
 	return 0;
 }
 
-/* The warm-up run's operations: the first run grows the general caches
+/* The warm-up run's operations: the first run grows the kmalloc classes
  * and would count that against one CPU's figure. */
 #define STRESS_WARM_UP	20000UL
 

@@ -42,7 +42,7 @@ unsigned long replay_held_pages(void)
 {
 	struct kmem_stats st;
 
-	kmem_get_stats(&st);
+	kmem_get_pages(&st);
 	return st.slab_pages + st.large_pages;
 }
 
@@ -388,7 +388,8 @@ static void show_progress(struct replay_state *rs, u32 n)
 	if (!rs->progress_every || n % rs->progress_every)
 		return;
 	if (!n)
-		printk("replay: running");
+		printk("replay: the kernel's clock follows the trace's timestamps, not real "
+		       "time\nreplay: running");
 	else
 		pr_cont(" %u%%", n / rs->progress_every * (100 / PROGRESS_STEPS));
 }

@@ -1,5 +1,5 @@
-/* kmem_debug.c - heap debugging (CONFIG_DEBUG_KMEM), one layer for both
- * allocators: it implements the public API of <tiny/slab.h> on top of the
+/* kmem_debug.c - heap debugging (CONFIG_DEBUG_KMEM), one layer for every
+ * allocator: it implements the public API of <tiny/slab.h> on top of the
  * allocator's raw entry points (__kmalloc, __kmem_cache_alloc, ...: see
  * mm/slab_common.h, whose KMEM_PUBLIC() leaves the public names to this
  * file when CONFIG_DEBUG_KMEM is set).
@@ -11,17 +11,17 @@
  *
  * The header is aligned as the cache asked (the object offset is a
  * multiple of the alignment), the right red zone runs to the end of what
- * the allocator gave (raw ksize: a size class's or a bigblock's slack
- * too).  Every debugged object is in a registry (a hash of headers by the
- * caller's pointer): a pointer is trusted only when the registry has it,
+ * the allocator gave (raw ksize: a size class's or a large block's slack
+ * too).  Every debugged object is in the object table (a hash of headers by the
+ * caller's pointer): a pointer is trusted only when the object table has it,
  * so a bad pointer never makes the layer read a header.  A debugged cache
- * refuses any pointer the registry does not know.  Other pointers the
- * registry does not know go to the allocator, whose own checks report
+ * refuses any pointer the object table does not know.  Other pointers the
+ * object table does not know go to the allocator, whose own checks report
  * them, naming the layer's caller (forward_begin(), kmem_debug_bad_free()):
  * kfree() cannot tell a block allocated while kmalloc() was not debugged.
  * What the layer can know: a debugged object's pointer lies inside an
  * allocator block (after the header), never at its start, so once the
- * registry has forgotten it (freed, and out of the quarantine) the
+ * object table has forgotten it (freed, and out of the quarantine) the
  * allocator's object-start check refuses it.  Every double free of a
  * debugged object is therefore reported, also those the allocator itself
  * does not catch (SLAB: after other frees, or from two CPUs at once).
@@ -44,7 +44,7 @@
  * flush takes every CPU's quarantine lock in turn and empties each: when it
  * returns, every object freed before it began is back with the allocator,
  * also those another CPU was giving back meanwhile (it waited for them),
- * and a destroy after a flush finds the cache empty (issue 34: objects on
+ * and a destroy after a flush finds the cache empty (objects on
  * their way out of another CPU's quarantine were once in neither place,
  * and the destroy failed on them).  Per CPU rather than per cache: a free
  * takes only its own CPU's lock, which no other CPU takes but a flush, so
@@ -53,8 +53,8 @@
  * quarantine per CPU.  The bounds hold per CPU.
  *
  * Locks, none taken by every CPU on every call:
- *   - registry_locks[]: bucket h of the registry is guarded by
- *     registry_locks[h % REGISTRY_LOCKS]: its chain, and the state and free
+ *   - obj_table_locks[]: bucket h of the object table is guarded by
+ *     obj_table_locks[h % OBJ_TABLE_LOCKS]: its chain, and the state and free
  *     site of the objects on it;
  *   - quarantines[cpu].lock: that CPU's FIFO and its counts;
  *   - cache_locks[]: one per CPU for the table of debugged caches (and the
@@ -62,8 +62,8 @@
  *     every CPU's, in CPU order;
  *   - report_lock: kmem_debug_last, for the allocators' bad-pointer reports.
  * All are taken with interrupts saved.  Lock order: a quarantine's lock,
- * then a registry lock or the allocator's locks (never both at once: the
- * allocator is called with no registry or cache lock held), then
+ * then an object table lock or the allocator's locks (never both at once: the
+ * allocator is called with no object table or cache lock held), then
  * report_lock, which the allocator takes to report.  cache_locks nest in
  * CPU order and nothing else is taken inside them.
  */
@@ -87,8 +87,8 @@
 #define KDBG_MAGIC		0x6b646267UL
 #define QUARANTINE_OBJECTS	256
 #define QUARANTINE_BYTES	(256UL << 10)
-#define REGISTRY_BITS		14
-#define REGISTRY_LOCKS		64		/* a power of 2 */
+#define OBJ_TABLE_BITS		14
+#define OBJ_TABLE_LOCKS		64		/* a power of 2 */
 #define MAX_DEBUG_CACHES	128		/* later caches are not debugged */
 #define CACHE_BUCKETS		64
 #define LEAK_GROUPS		64
@@ -108,7 +108,7 @@ struct kdbg_cache {
 
 /* At the start of every debugged block; magic last, nearest the object. */
 struct kdbg_obj {
-	struct kdbg_obj *hnext;		/* registry chain */
+	struct kdbg_obj *hnext;		/* object table chain */
 	struct kdbg_obj *qnext;		/* quarantine FIFO */
 	struct kdbg_cache *cache;	/* NULL: a kmalloc() block */
 	void *obj;			/* the caller's pointer */
@@ -142,8 +142,8 @@ struct quarantine {
 	unsigned long count, bytes;
 } __aligned(L1_CACHE_BYTES);
 
-static struct kdbg_lock registry_locks[REGISTRY_LOCKS] = {
-	[0 ... REGISTRY_LOCKS - 1] = { .lock = __SPIN_LOCK_UNLOCKED(registry_lock) },
+static struct kdbg_lock obj_table_locks[OBJ_TABLE_LOCKS] = {
+	[0 ... OBJ_TABLE_LOCKS - 1] = { .lock = __SPIN_LOCK_UNLOCKED(obj_table_lock) },
 };
 static struct kdbg_lock cache_locks[NR_CPUS] = {
 	[0 ... NR_CPUS - 1] = { .lock = __SPIN_LOCK_UNLOCKED(cache_lock) },
@@ -152,7 +152,7 @@ static struct quarantine quarantines[NR_CPUS] = {
 	[0 ... NR_CPUS - 1] = { .lock = __SPIN_LOCK_UNLOCKED(quarantine.lock) },
 };
 static DEFINE_SPINLOCK(report_lock);
-static struct kdbg_obj *registry[1 << REGISTRY_BITS];
+static struct kdbg_obj *obj_table[1 << OBJ_TABLE_BITS];
 static struct kdbg_cache *caches[CACHE_BUCKETS];
 static atomic_long_t nr_tracked;
 static unsigned long nr_caches;		/* written under every cache lock, read anywhere */
@@ -179,22 +179,22 @@ struct kdbg_forward {
 };
 static struct kdbg_forward forwarding[NR_CPUS];
 
-/* ---- registry and cache table ---------------------------------------------- */
+/* ---- object table and cache table ---------------------------------------- */
 
 static unsigned int obj_hash(const void *p)
 {
-	return ((u32)((uintptr_t)p >> 3) * 2654435761u) >> (32 - REGISTRY_BITS);
+	return ((u32)((uintptr_t)p >> 3) * 2654435761u) >> (32 - OBJ_TABLE_BITS);
 }
 
-/* The lock of registry bucket h (and of every REGISTRY_LOCKS-th bucket
- * from h % REGISTRY_LOCKS). */
+/* The lock of object table bucket h (and of every OBJ_TABLE_LOCKS-th bucket
+ * from h % OBJ_TABLE_LOCKS). */
 static spinlock_t *bucket_lock(unsigned int h)
 {
-	return &registry_locks[h % REGISTRY_LOCKS].lock;
+	return &obj_table_locks[h % OBJ_TABLE_LOCKS].lock;
 }
 
-/* The lock of the registry bucket of the caller's pointer p. */
-static spinlock_t *registry_lock(const void *p)
+/* The lock of the object table bucket of the caller's pointer p. */
+static spinlock_t *obj_table_lock(const void *p)
 {
 	return bucket_lock(obj_hash(p));
 }
@@ -206,13 +206,13 @@ static int header_ok(const struct kdbg_obj *o)
 
 /* The tracked object whose caller's pointer is p, or NULL.  A chain with a
  * damaged header is not followed past it (kmem_check reports it).
- * registry_lock(p) held. */
-static struct kdbg_obj *registry_find(const void *p)
+ * obj_table_lock(p) held. */
+static struct kdbg_obj *obj_table_find(const void *p)
 {
 	struct kdbg_obj *o;
 
-	assert_spin_held(registry_lock(p));
-	for (o = registry[obj_hash(p)]; o; o = o->hnext) {
+	assert_spin_held(obj_table_lock(p));
+	for (o = obj_table[obj_hash(p)]; o; o = o->hnext) {
 		if (!header_ok(o))
 			return NULL;
 		if (o->obj == p)
@@ -221,23 +221,23 @@ static struct kdbg_obj *registry_find(const void *p)
 	return NULL;
 }
 
-/* registry_lock(o->obj) held, for both. */
-static void registry_add(struct kdbg_obj *o)
+/* obj_table_lock(o->obj) held, for both. */
+static void obj_table_add(struct kdbg_obj *o)
 {
 	unsigned int h = obj_hash(o->obj);
 
 	assert_spin_held(bucket_lock(h));
-	o->hnext = registry[h];
-	registry[h] = o;
+	o->hnext = obj_table[h];
+	obj_table[h] = o;
 	atomic_long_inc(&nr_tracked);
 }
 
-static void registry_del(struct kdbg_obj *o)
+static void obj_table_del(struct kdbg_obj *o)
 {
 	struct kdbg_obj **pp;
 
-	assert_spin_held(registry_lock(o->obj));
-	for (pp = &registry[obj_hash(o->obj)]; *pp; pp = &(*pp)->hnext)
+	assert_spin_held(obj_table_lock(o->obj));
+	for (pp = &obj_table[obj_hash(o->obj)]; *pp; pp = &(*pp)->hnext)
 		if (*pp == o) {
 			*pp = o->hnext;
 			atomic_long_dec(&nr_tracked);
@@ -245,14 +245,14 @@ static void registry_del(struct kdbg_obj *o)
 		}
 }
 
-/* Takes o (tracked) out of the registry.  Takes its lock. */
-static void registry_forget(struct kdbg_obj *o)
+/* Takes o (tracked) out of the object table.  Takes its lock. */
+static void obj_table_forget(struct kdbg_obj *o)
 {
-	spinlock_t *lock = registry_lock(o->obj);
+	spinlock_t *lock = obj_table_lock(o->obj);
 	unsigned long save;
 
 	spin_lock_irqsave(lock, save);
-	registry_del(o);
+	obj_table_del(o);
 	spin_unlock_irqrestore(lock, save);
 }
 
@@ -261,12 +261,12 @@ static void registry_forget(struct kdbg_obj *o)
 static int header_at(const void *p)
 {
 	const void *obj = (const char *)p + KM_OFF;
-	spinlock_t *lock = registry_lock(obj);
+	spinlock_t *lock = obj_table_lock(obj);
 	struct kdbg_obj *o;
 	unsigned long save;
 
 	spin_lock_irqsave(lock, save);
-	o = registry_find(obj);
+	o = obj_table_find(obj);
 	spin_unlock_irqrestore(lock, save);
 	return o && !o->cache;
 }
@@ -434,6 +434,11 @@ void kmem_debug_apply(const struct kmem_debug_settings *s)
 {
 	kmem_debug_settings = *s;
 	kmalloc_flags = flags_for(s, "kmalloc");
+}
+
+int kmem_debug_active(void)
+{
+	return READ_ONCE(kmem_debug_settings.flags) != 0;
 }
 
 static int kmem_debug_param(const char *val)
@@ -626,9 +631,9 @@ static void *obj_setup(void *raw, struct kdbg_cache *dc, size_t off, size_t size
 	}
 	if (gfp & __GFP_ZERO)
 		memset(obj, 0, size);
-	spin_lock_irqsave(registry_lock(obj), save);
-	registry_add(o);
-	spin_unlock_irqrestore(registry_lock(obj), save);
+	spin_lock_irqsave(obj_table_lock(obj), save);
+	obj_table_add(o);
+	spin_unlock_irqrestore(obj_table_lock(obj), save);
 	if (flags & KMEM_DEBUG_TRACE)
 		trace_line("kmem_debug: alloc %s %zu bytes = %p by %pS", cache_name(o), size, obj,
 			   caller);
@@ -636,7 +641,7 @@ static void *obj_setup(void *raw, struct kdbg_cache *dc, size_t off, size_t size
 }
 
 /* Gives a poisoned object leaving its quarantine back to the allocator:
- * forgets it, checks it (the registry no longer has it, so no kmem_check
+ * forgets it, checks it (the object table no longer has it, so no kmem_check
  * checks it meanwhile), releases it.  Returns the damage found.  Its
  * quarantine's lock held: until this returns, a flush waits for it. */
 static int release_one(struct kdbg_obj *o)
@@ -646,7 +651,7 @@ static int release_one(struct kdbg_obj *o)
 
 	if (hook)
 		hook(o->obj);
-	registry_forget(o);
+	obj_table_forget(o);
 	bad = check_freed(o, "leaving the quarantine");
 	raw_release(o);
 	return bad;
@@ -745,7 +750,7 @@ static void report_double_free(const struct kdbg_obj *copy, const char *fn, cons
 
 /*
  * Frees the tracked object p for fn (want: its cache, NULL for kfree).
- * Returns 0 if the registry does not know p (nor is p a kmalloc() block's
+ * Returns 0 if the object table does not know p (nor is p a kmalloc() block's
  * header): the caller decides.  Otherwise 1: freed, or reported and left
  * alone.  Any context.
  */
@@ -758,8 +763,8 @@ static int obj_release(const void *p, struct kdbg_cache *want, const char *fn, v
 
 	if (!atomic_long_read(&nr_tracked))
 		return 0;
-	spin_lock_irqsave(registry_lock(p), save);
-	o = registry_find(p);
+	spin_lock_irqsave(obj_table_lock(p), save);
+	o = obj_table_find(p);
 	if (o && o->state == OBJ_FREED)
 		twice = 1, copy = *o;
 	else if (o && !want && o->cache)
@@ -773,7 +778,7 @@ static int obj_release(const void *p, struct kdbg_cache *want, const char *fn, v
 			o->free_jiffies = jiffies;
 		}
 	}
-	spin_unlock_irqrestore(registry_lock(p), save);
+	spin_unlock_irqrestore(obj_table_lock(p), save);
 	if (!o && header_at(p))
 		why = "the kmem_debug header of a kmalloc() block, not its start";
 	if (why) {
@@ -797,7 +802,7 @@ static int obj_release(const void *p, struct kdbg_cache *want, const char *fn, v
 		quarantine_add(o);
 		return 1;
 	}
-	registry_forget(o);
+	obj_table_forget(o);
 	raw_release(o);
 	return 1;
 }
@@ -901,11 +906,11 @@ size_t ksize_track_caller(const void *p, void *caller)
 	if (ZERO_OR_NULL_PTR(p))
 		return 0;
 	if (atomic_long_read(&nr_tracked)) {
-		spin_lock_irqsave(registry_lock(p), save);
-		o = registry_find(p);
+		spin_lock_irqsave(obj_table_lock(p), save);
+		o = obj_table_find(p);
 		if (o && o->state == OBJ_LIVE && !o->cache)
 			size = o->size;
-		spin_unlock_irqrestore(registry_lock(p), save);
+		spin_unlock_irqrestore(obj_table_lock(p), save);
 		known = o || header_at(p);
 	}
 	if (!known)
@@ -1084,6 +1089,12 @@ void kmem_get_stats(struct kmem_stats *st)
 	__kmem_get_stats(st);
 }
 
+void kmem_get_pages(struct kmem_stats *st)
+{
+	kmem_debug_flush();
+	__kmem_get_pages(st);
+}
+
 unsigned long kmem_reclaim(void)
 {
 	kmem_debug_flush();
@@ -1096,17 +1107,17 @@ size_t kmem_debug_block_end(const void *p)
 	unsigned long save;
 	size_t end = 0;
 
-	spin_lock_irqsave(registry_lock(p), save);
-	o = registry_find(p);
+	spin_lock_irqsave(obj_table_lock(p), save);
+	o = obj_table_find(p);
 	if (o && o->state == OBJ_LIVE)
 		end = o->rz_end;
-	spin_unlock_irqrestore(registry_lock(p), save);
+	spin_unlock_irqrestore(obj_table_lock(p), save);
 	return end;
 }
 
 /* ---- checks and leak reports ------------------------------------------------- */
 
-/* Checks the objects in the registry buckets of lock l (red zones, and
+/* Checks the objects in the object table buckets of lock l (red zones, and
  * the poison of the quarantined ones); returns the damage found, and
  * counts in *headers each damaged header, past which its chain is not
  * followed.  Takes the lock. */
@@ -1118,8 +1129,8 @@ static int check_stripe(unsigned int l, unsigned long *headers)
 	int bad = 0;
 
 	spin_lock_irqsave(bucket_lock(l), save);
-	for (h = l; h < ARRAY_SIZE(registry); h += REGISTRY_LOCKS)
-		for (o = registry[h]; o; o = o->hnext) {
+	for (h = l; h < ARRAY_SIZE(obj_table); h += OBJ_TABLE_LOCKS)
+		for (o = obj_table[h]; o; o = o->hnext) {
 			if (!header_ok(o)) {
 				(*headers)++;
 				break;
@@ -1137,7 +1148,7 @@ int kmem_check(void)
 	unsigned int l;
 	int bad = 0;
 
-	for (l = 0; l < REGISTRY_LOCKS; l++)
+	for (l = 0; l < OBJ_TABLE_LOCKS; l++)
 		bad += check_stripe(l, &damage0);
 	if (damage0) {
 		report_begin(KDBG_HEADER, NULL);
@@ -1181,10 +1192,10 @@ static unsigned int leaks_collect(const struct kdbg_cache *only, struct kmem_lea
 	struct kdbg_obj *o;
 	unsigned long save;
 
-	for (l = 0; l < REGISTRY_LOCKS; l++) {
+	for (l = 0; l < OBJ_TABLE_LOCKS; l++) {
 		spin_lock_irqsave(bucket_lock(l), save);
-		for (h = l; h < ARRAY_SIZE(registry); h += REGISTRY_LOCKS)
-			for (o = registry[h]; o && header_ok(o); o = o->hnext)
+		for (h = l; h < ARRAY_SIZE(obj_table); h += OBJ_TABLE_LOCKS)
+			for (o = obj_table[h]; o && header_ok(o); o = o->hnext)
 				if (o->state == OBJ_LIVE && (!only || o->cache == only))
 					lost |= group_add(g, &n, max, o);
 		spin_unlock_irqrestore(bucket_lock(l), save);

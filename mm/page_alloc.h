@@ -24,10 +24,10 @@
 #define PG_head		0x04u	/* first page of an allocated block; order is valid */
 #define PG_slab		0x08u	/* owned by the object allocator: a slab or heap page */
 #define PG_large	0x10u	/* head of a large kmalloc() block (mm/slab_common.c) */
-/* With PG_slab, what SLAB's slab is for, set and cleared with it, so that a
- * check without a lock learns it from one word and never reads a cache
- * that may be going away (mm/slab.c) */
-#define PG_kmalloc	0x20u	/* a slab of a kmalloc() size class */
+/* With PG_slab, what a slab of SLAB or SLUB is for, set and cleared with
+ * it, so that a check without a lock learns it from one word and never
+ * reads a cache that may be going away (page_kmalloc_class()) */
+#define PG_kmalloc	0x20u	/* a slab of a kmalloc class */
 #define PG_internal	0x40u	/* a slab of the allocator's own objects */
 /* With PG_slab, SLUB only: the slab has its cache's fallback order (the
  * smaller one, taken when the preferred order could not be had), so that

@@ -17,10 +17,10 @@
  * object) unless the layout puts it off the slab: then the descriptor is
  * an internal object.  Every page of a slab points to its cache, its descriptor and
  * its first object (PG_slab), so the cache, slab and index of any object
- * are found in O(1); its flags also say whether the slab is of a kmalloc()
- * size class (PG_kmalloc) or of the allocator's own objects (PG_internal),
- * so that kfree() and ksize() of any pointer read a cache only if it is a
- * size class, which is never destroyed.  Each cache keeps its slabs on
+ * are found in O(1); its flags also say whether the slab is of a kmalloc
+ * class (PG_kmalloc) or of the allocator's own objects (PG_internal), so
+ * that kfree() and ksize() of any pointer read a cache only if it is a
+ * kmalloc class, which is never destroyed.  Each cache keeps its slabs on
  * three lists (full, partial, free).
  *
  * Fallback slabs.  A cache whose slabs are larger than the smallest order
@@ -64,7 +64,7 @@
  *
  * Bad calls.  What the fast path can check without writing anything
  * shared it checks, reporting through kmem_bad_free() and changing
- * nothing: the page's owner (a slab page of this cache; a general cache
+ * nothing: the page's owner (a slab page of this cache; a kmalloc class
  * for kfree()), the object start, and a double free of the object just
  * freed (the top of this CPU's magazine).  A flush finds an object that is
  * free in its slab already (a double free whose two frees both reached
@@ -77,7 +77,7 @@
  * magazines, off-slab descriptors) come from internal caches of their own
  * (cache_cache and slab-internal-N) that have no magazines:
  * slab_internal_alloc() and slab_internal_free() take and give back under
- * the cache's lock.  kfree() takes objects of general caches only and
+ * the cache's lock.  kfree() takes objects of kmalloc classes only and
  * kmem_cache_free() finds no object in an internal cache, so either
  * refuses them without a state word to read.
  *
@@ -89,7 +89,7 @@
  * sent from the timer interrupt (smp_call_function() wants process context
  * with interrupts on), and a per-CPU timer costs nothing on idle CPUs.
  *
- * kmalloc.  kmalloc() uses general caches of 8 bytes to two pages: Linux
+ * kmalloc.  kmalloc() uses kmalloc classes of 8 bytes to two pages: Linux
  * 6.1's small classes up to 256 and five between them that pack pages
  * better (24, 40, 48, 160, 224), then for each count n of objects a page
  * can hold the largest cache-line multiple that packs n (no class packs as
@@ -105,7 +105,7 @@
  * structures, their accessors and the layout's arithmetic, no decision.
  *
  * Lock order:
- *   slab_caches_lock (mm/slab_common.c)
+ *   slab_caches_lock (mm/slab_registry.c)
  *     a cache's lock (c->lock), one at a time: pages, descriptors and
  *     magazines are taken and given back with none held, so an internal
  *     cache's lock and zone_lock are never taken inside another c->lock
@@ -116,7 +116,7 @@
  *     the page allocator's zone_lock (slabs destroyed while the reaper or
  *     kmem_reclaim() holds slab_caches_lock)
  *
- * slab_caches_lock: the list of live caches (mm/slab_common.c).  The
+ * slab_caches_lock: the list of live caches (mm/slab_registry.c).  The
  * reaper, kmem_reclaim(), the reports and the validator hold it while they
  * take each cache's lock in turn.
  *
@@ -148,7 +148,7 @@ const unsigned long kmem_checks = KMEM_CHECKS_ALL & ~(KMEM_CHECK(DESTROYED_CACHE
 const int kmem_ctor_every_alloc;		/* once per object, as it enters the cache */
 
 #define CACHE(x)	{ .cs_size = (x), .cs_name = "size-" #x }
-struct cache_sizes malloc_sizes[] = {
+struct cache_sizes kmalloc_classes[] = {
 	/* Linux 6.1's small classes (powers of two, 96 and 192) and 24, 40,
 	 * 48, 160 and 224: each packs more objects a page than the next class
 	 * up (24: 156 against 119, 40: 99 / 81, 48: 81 / 61, 160: 25 / 21,
@@ -162,8 +162,7 @@ struct cache_sizes malloc_sizes[] = {
 	/* two pages; and 16 KiB, for the host's ktests of 16 KiB pages */
 	CACHE(8192), CACHE(16384),
 };
-const unsigned int nr_malloc_sizes = ARRAY_SIZE(malloc_sizes);
-size_t kmalloc_max_size;		/* largest general cache made at boot */
+const unsigned int nr_kmalloc_classes = ARRAY_SIZE(kmalloc_classes);
 
 /* The internal caches, smallest first: magazines (a cache line at least),
  * off-slab descriptors. */
@@ -179,7 +178,11 @@ static struct timer_list reap_timers[NR_CPUS];
 static unsigned char reaper_armed[NR_CPUS];	/* written by that CPU only */
 static int reaper_enabled;		/* timers work: kmem_cache_init_late() ran */
 unsigned int slab_break_order;
-atomic_long_t slab_zero_ctor_refusals;
+
+/* The pages of every cache's slabs, a running total for kmem_get_pages()
+ * (the same cost at any number of caches): changed under a cache's lock,
+ * so an atomic. */
+static atomic_long_t slab_pages_total;
 
 /* The magazine of a CPU that has not used a cache yet, and of every CPU
  * of an internal cache: empty and full at once, so that an allocation or
@@ -498,6 +501,7 @@ static void slab_retire(struct kmem_cache *c, struct slab *slabp, struct list_he
 	for (i = 0; i < (1UL << shape.order); i++)
 		WRITE_ONCE(page[i].s_mem, end);
 	list_move(&slabp->list, dead);
+	atomic_long_add(-(1L << shape.order), &slab_pages_total);
 	c->num_slabs--;
 	c->fallback_slabs -= shape.order != c->gfporder;
 	c->free_objects -= shape.num;
@@ -609,7 +613,7 @@ static struct slab *alloc_slabmgmt(struct kmem_cache *d, void *addr, size_t desc
 /* The page flags of a slab of c: PG_slab and what the slab is for. */
 static unsigned int slab_page_flags(const struct kmem_cache *c)
 {
-	return PG_slab | (c->common.flags & CFLGS_GENERAL ? PG_kmalloc : 0) |
+	return PG_slab | (c->common.flags & CFLGS_KMALLOC ? PG_kmalloc : 0) |
 	       (c->common.flags & CFLGS_INTERNAL ? PG_internal : 0);
 }
 
@@ -687,6 +691,7 @@ static __always_inline unsigned int slab_add(struct kmem_cache *c, struct page *
 
 	spin_lock(&c->lock);
 	list_add_tail(&slabp->list, n == num ? &c->slabs_full : &c->slabs_partial);
+	atomic_long_add(1L << order, &slab_pages_total);
 	c->num_slabs++;
 	c->fallback_slabs += fallback;
 	c->free_objects += num - n;
@@ -896,15 +901,6 @@ static __always_inline void *cache_alloc(struct kmem_cache *c, gfp_t flags)
 	return objp;
 }
 
-/* A constructed object zeroed would go back unconstructed: refused, as
- * Linux refuses it.  Reports the refusal of __GFP_ZERO on c. */
-static noinline void refuse_zero_with_ctor(struct kmem_cache *c)
-{
-	atomic_long_inc(&slab_zero_ctor_refusals);
-	pr_err("kmem_cache_alloc: __GFP_ZERO on cache %s, which has a constructor: refused\n",
-	       c->common.name);
-}
-
 void *__kmem_cache_alloc(struct kmem_cache *c, gfp_t flags)
 {
 	void *objp;
@@ -1076,41 +1072,9 @@ noinline void slab_internal_free(struct kmem_cache *c, const void *objp)
 
 /* ---- kmalloc ------------------------------------------------------------------- */
 
-/* The general cache for each size, NULL past the largest made (and before
- * it is made): kmalloc_small[] in steps of 8 bytes up to 256 (the classes
- * there are multiples of 8), kmalloc_big[] in steps of the 64-byte line
- * above (so are the classes there), so that one load finds a class.
- * Filled as the classes are made, smallest first. */
-#define KMALLOC_SMALL_MAX	256
-static struct kmem_cache *kmalloc_small[KMALLOC_SMALL_MAX >> 3];
-static struct kmem_cache *kmalloc_big[KMALLOC_MAX_CACHE_SIZE >> 6];
-
-/* The table slot of size, 0 < size <= KMALLOC_MAX_CACHE_SIZE. */
-static struct kmem_cache **kmalloc_slot(size_t size)
-{
-	return size <= KMALLOC_SMALL_MAX ? &kmalloc_small[(size - 1) >> 3] :
-					   &kmalloc_big[(size - 1) >> 6];
-}
-
-/* Points the table at cs's cache for the sizes above from up to cs_size. */
-static void kmalloc_table_fill(size_t from, const struct cache_sizes *cs)
-{
-	size_t size;
-
-	for (size = from + 8; size <= cs->cs_size; size += 8)
-		*kmalloc_slot(size) = cs->cs_cachep;
-}
-
-struct kmem_cache *kmem_find_general_cachep(size_t size)
-{
-	if (size - 1 < KMALLOC_SMALL_MAX)
-		return kmalloc_small[(size - 1) >> 3];
-	return size - 1 < KMALLOC_MAX_CACHE_SIZE ? kmalloc_big[(size - 1) >> 6] : NULL;
-}
-
 void *__kmalloc(size_t size, gfp_t flags)
 {
-	struct kmem_cache *c = kmem_find_general_cachep(size);
+	struct kmem_cache *c = kmalloc_class(size);
 	void *objp;
 
 	if (likely(c))
@@ -1121,26 +1085,6 @@ void *__kmalloc(size_t size, gfp_t flags)
 		objp = kmalloc_large(size, flags);
 	kmem_debug_validate("kmalloc", objp);
 	return objp;
-}
-
-/* The kmalloc() size class whose slab page is, read without a lock: NULL
- * if page (flags, read once) is no slab of one.  Size classes are never
- * destroyed, so the cache read is one, or NULL while the slab is unmapped
- * (slab_map_pages() clears the flags, then the pointers); the cache of
- * any other slab is never read here, since it may be being destroyed. */
-static struct kmem_cache *kmalloc_cache_of(const struct page *page, unsigned int flags)
-{
-	return flags & PG_kmalloc ? READ_ONCE(page->slab_cache) : NULL;
-}
-
-/* Why kfree() refuses an object of a slab page whose flags are flags and
- * that is no kmalloc() slab. */
-static const char *not_kmalloc(unsigned int flags)
-{
-	if (flags & PG_kmalloc)		/* one, being unmapped as we looked */
-		return KMEM_NOT_KMALLOC;
-	return flags & PG_internal ? "the allocator's own object (a cache, magazine or descriptor)" :
-				     "an object of a cache, not a kmalloc() block";
 }
 
 void __kfree(const void *objp)
@@ -1154,15 +1098,12 @@ void __kfree(const void *objp)
 		return;
 	page = virt_to_page(objp);
 	flags = page ? READ_ONCE(page->flags) : 0;
-	if (unlikely(!(flags & PG_slab))) {
-		if (kfree_large(objp, page))
-			kmem_bad_free("kfree", objp, KMEM_NOT_KMALLOC, __builtin_return_address(0));
-		else
-			kmem_debug_validate("kfree", objp);
+	c = page_kmalloc_class(page, flags);
+	if (unlikely(!c)) {
+		kfree_not_kmalloc_slab(objp, page, flags, __builtin_return_address(0));
 		return;
 	}
-	c = kmalloc_cache_of(page, flags);
-	why = likely(c) ? cache_free(c, page, objp) : not_kmalloc(flags);
+	why = cache_free(c, page, objp);
 	if (unlikely(why)) {
 		kmem_bad_free("kfree", objp, why, __builtin_return_address(0));
 		return;
@@ -1170,15 +1111,15 @@ void __kfree(const void *objp)
 	kmem_debug_validate("kfree", objp);
 }
 
-/* The size of objp if it is a block of a general cache that this CPU has
+/* The size of objp if it is a block of a kmalloc class that this CPU has
  * not just freed, else 0.  Looks only. */
-static size_t general_block_size(const void *objp, const struct page *page)
+static size_t kmalloc_block_size(const void *objp, const struct page *page)
 {
 	struct kmem_cache *c;
 	unsigned long save;
 	int just_freed;
 
-	c = page ? kmalloc_cache_of(page, READ_ONCE(page->flags)) : NULL;
+	c = page ? page_kmalloc_class(page, READ_ONCE(page->flags)) : NULL;
 	if (!c || obj_index_on_page(c, page, objp) < 0)
 		return 0;
 	local_irq_save(save);
@@ -1195,7 +1136,7 @@ size_t __ksize(const void *objp)
 	if (ZERO_OR_NULL_PTR(objp))
 		return 0;
 	page = virt_to_page(objp);
-	size = general_block_size(objp, page);
+	size = kmalloc_block_size(objp, page);
 	if (!size)
 		size = ksize_large(objp, page);
 	if (!size)
@@ -1593,34 +1534,28 @@ static void start_cpu_reaper(void *unused)
 
 /* ---- boot and accounting ------------------------------------------------------------ */
 
-/* Makes the caches of table (smallest first, so that each finds its
- * off-slab descriptors' cache made) with flags; returns the largest size
- * made, those too large for any slab left out. */
-static size_t make_caches(struct cache_sizes *table, unsigned int n, unsigned long flags,
-			  size_t max_size)
+/* Makes the internal caches, smallest first; returns 0, or -1 if it
+ * cannot make the smallest.  Each is aligned to its largest power-of-two
+ * divisor, at most a cache line: see magazine_alloc(). */
+static int make_internal_caches(void)
 {
-	size_t made = 0;
 	unsigned int i;
 
-	for (i = 0; i < n && table[i].cs_size <= max_size; i++) {
-		struct cache_sizes *cs = &table[i];
-		size_t align = cs->cs_size & -cs->cs_size;	/* its largest power-of-two divisor */
+	for (i = 0; i < ARRAY_SIZE(internal_sizes); i++) {
+		struct cache_sizes *cs = &internal_sizes[i];
+		size_t align = min_t(size_t, cs->cs_size & -cs->cs_size, L1_CACHE_BYTES);
 
-		if (flags & CFLGS_INTERNAL)	/* a cache line each: see magazine_alloc() */
-			align = min_t(size_t, align, L1_CACHE_BYTES);
-		cs->cs_cachep = __kmem_cache_create(cs->cs_name, cs->cs_size, align, flags, NULL, NULL);
+		cs->cs_cachep = __kmem_cache_create(cs->cs_name, cs->cs_size, align, CFLGS_INTERNAL,
+						    NULL, NULL);
 		if (!cs->cs_cachep)
 			break;		/* larger than any slab */
-		if (flags & CFLGS_GENERAL)
-			kmalloc_table_fill(made, cs);
-		made = cs->cs_size;
 	}
-	return made;
+	return i ? 0 : -1;
 }
 
 /*
  * The cache of caches is static; the internal caches are made, their
- * structs from it, then the general caches (smallest first: powers of two
+ * structs from it, then the kmalloc classes (smallest first: powers of two
  * naturally aligned, 24 and 40 to 8, 48 to 16, 96, 160 and 224 to 32, 192
  * to 64), whose magazines and off-slab descriptors are internal objects.
  * Boot, interrupts off.
@@ -1635,14 +1570,11 @@ void kmem_cache_init(void)
 		.name = "kmem_cache", .object_size = sizeof(struct kmem_cache),
 		.flags = SLAB_HWCACHE_ALIGN | CFLGS_INTERNAL };
 	if (cache_open(&cache_cache) || kmem_cache_register(&cache_cache) ||
-	    !make_caches(internal_sizes, ARRAY_SIZE(internal_sizes), CFLGS_INTERNAL, (size_t)-1))
+	    make_internal_caches())
 		panic("SLAB: cannot make the internal caches");
-	kmalloc_max_size = make_caches(malloc_sizes, ARRAY_SIZE(malloc_sizes), CFLGS_GENERAL,
-				       KMALLOC_MAX_CACHE_SIZE);
-	if (!kmalloc_max_size)
-		panic("SLAB: cannot create the general caches");
-	pr_info("SLAB: general caches of %zu to %zu bytes, slab order break %u, "
-		"%d-byte cache lines\n", malloc_sizes[0].cs_size, kmalloc_max_size,
+	kmalloc_classes_init();
+	pr_info("SLAB: kmalloc classes of %zu to %zu bytes, slab order break %u, "
+		"%d-byte cache lines\n", kmalloc_classes[0].cs_size, kmalloc_max_size,
 		slab_break_order, L1_CACHE_BYTES);
 }
 
@@ -1682,18 +1614,22 @@ void __kmem_get_stats(struct kmem_stats *st)
 	struct list_head *pos;
 	struct slab_counts n;
 
-	st->slab_pages = 0;
+	__kmem_get_pages(st);
 	spin_lock_irqsave(&slab_caches_lock, save);
 	for_each_cache(c, pos) {
 		spin_lock(&c->lock);
 		cache_get_counts(c, &n);
 		spin_unlock(&c->lock);
-		st->slab_pages += n.pages;
 		if (!is_internal(c))
 			held_bytes += n.held * c->buffer_size;
 	}
 	spin_unlock_irqrestore(&slab_caches_lock, save);
 	st->bytes_used = held_bytes;
+}
+
+void __kmem_get_pages(struct kmem_stats *st)
+{
+	st->slab_pages = (unsigned long)atomic_long_read(&slab_pages_total);
 	st->large_pages = (unsigned long)atomic_long_read(&large_block_pages);
 }
 

@@ -103,10 +103,9 @@ struct slab_shape {
 	struct kmem_cache *slabp_cache;
 };
 
-/* Cache flags kept next to the SLAB_* ones. */
+/* Cache flags kept next to the SLAB_* ones (and CFLGS_KMALLOC,
+ * CFLGS_INTERNAL: mm/slab_common.h). */
 #define CFLGS_OFF_SLAB		0x80000000UL	/* descriptors live off the slab */
-#define CFLGS_GENERAL		0x40000000UL	/* a kmalloc() size class */
-#define CFLGS_INTERNAL		0x20000000UL	/* the allocator's own objects */
 #define OFF_SLAB(c)		((c)->common.flags & CFLGS_OFF_SLAB)
 
 /* RAM above which slabs may grow to order 1 to meet the 1/8 waste bound. */
@@ -205,29 +204,8 @@ static inline int is_internal(const struct kmem_cache *c)
 	return c->common.flags & CFLGS_INTERNAL;
 }
 
-/* The general caches behind kmalloc(), smallest first. */
-struct cache_sizes {
-	size_t cs_size;
-	const char *cs_name;
-	struct kmem_cache *cs_cachep;	/* NULL if this PAGE_SIZE/MAX_ORDER cannot hold it */
-};
-extern struct cache_sizes malloc_sizes[];
-/* Larger kmalloc() requests take whole pages (a large block), not a
- * general cache: an object of many pages cached in a magazine or on a free
- * slab would park them all, and the pages themselves round no worse than
- * the power-of-two classes would.  Up to two pages stay in a class: blocks
- * of 2-8 KiB are few, and through the page allocator's one lock they would
- * not scale. */
-#define KMALLOC_MAX_CACHE_SIZE	(2 * PAGE_SIZE)
-extern size_t kmalloc_max_size;		/* the largest general cache made */
-extern const unsigned int nr_malloc_sizes;
-
-/* The general cache kmalloc(size) uses, or NULL (0 or beyond the largest). */
-struct kmem_cache *kmem_find_general_cachep(size_t size);
 /* The internal cache for objects of size bytes, or NULL if none is large enough. */
 struct kmem_cache *kmem_find_internal_cachep(size_t size);
-
-extern struct kmem_cache cache_cache;	/* of struct kmem_cache (internal) */
 
 /* An object of the internal cache c (NULL: none), taken straight from its
  * slabs (zeroed with __GFP_ZERO), for the allocator's own use (and the
@@ -246,9 +224,6 @@ extern unsigned long slab_reap_passes[NR_CPUS];
  * slab_break_gfp_order): 0, or 1 with more than SLAB_BREAK_RAM_BYTES of
  * RAM.  Set at boot; read when a cache is created. */
 extern unsigned int slab_break_order;
-
-/* kmem_cache_alloc() calls refused: __GFP_ZERO on a cache with a constructor. */
-extern atomic_long_t slab_zero_ctor_refusals;
 
 /* Gives c new magazines of limit entries (batch per refill or flush), each
  * CPU swapping its own (on_each_cpu) and the old contents going back to

@@ -37,6 +37,7 @@ void __kfree(const void *obj);
 size_t __ksize(const void *obj);
 unsigned long __kmem_reclaim(void);
 void __kmem_get_stats(struct kmem_stats *stats);
+void __kmem_get_pages(struct kmem_stats *stats);
 
 /* KMEM_PUBLIC(kmalloc): the public name is the raw function, or (with the
  * debugging layer) left to mm/kmem_debug.c. */
@@ -52,7 +53,7 @@ void __kmem_get_stats(struct kmem_stats *stats);
 	KMEM_PUBLIC(kmalloc) KMEM_PUBLIC(kfree) KMEM_PUBLIC(ksize)	\
 	KMEM_PUBLIC(kmem_cache_alloc) KMEM_PUBLIC(kmem_cache_free)	\
 	KMEM_PUBLIC(kmem_cache_shrink) KMEM_PUBLIC(kmem_reclaim)	\
-	KMEM_PUBLIC(kmem_get_stats)
+	KMEM_PUBLIC(kmem_get_stats) KMEM_PUBLIC(kmem_get_pages)
 
 /* ---- caches ---------------------------------------------------------------------- */
 
@@ -74,6 +75,7 @@ struct kmem_cache_common {
 	unsigned long flags;		/* SLAB_*, and the allocator's own bits */
 	kmem_cache_ctor_t ctor, dtor;
 	struct list_head list;		/* on slab_caches while the cache is live */
+	struct kmem_cache_common *name_next, *addr_next;	/* the registry's hash chains */
 };
 
 #define KMEM_CACHE_COMMON_FIRST() \
@@ -84,12 +86,17 @@ static inline struct kmem_cache_common *cache_common(const struct kmem_cache *c)
 	return (struct kmem_cache_common *)c;
 }
 
+/* SLAB and SLUB: the cache of struct kmem_cache (internal), static, set
+ * up by kmem_cache_init(). */
+extern struct kmem_cache cache_cache;
+
 /* The registry of live caches (mm/slab_registry.c), built where something
  * needs it (CONFIG_SLAB_REGISTRY: SLAB, the debugging layer).  Every live
  * cache is on slab_caches, oldest first; slab_caches_lock is taken with
  * interrupts saved (SLAB's reaper walks the list from its timer).  The
  * list and its lock exist only with the registry: a reference from code
- * built without it fails the link. */
+ * built without it fails the link.  Lookups by name and by address go
+ * through hash chains, not the list (mm/slab_registry.c). */
 extern struct list_head slab_caches;
 extern spinlock_t slab_caches_lock;
 
@@ -106,9 +113,15 @@ int cache_struct_live(const struct kmem_cache *c);
 int kmem_cache_register(struct kmem_cache *c);
 /* Takes c (listed) off the list.  Takes slab_caches_lock. */
 void kmem_cache_unregister(struct kmem_cache *c);
-/* Is c a live cache (on slab_caches)?  O(caches).  Takes slab_caches_lock. */
+/* Is c a live cache (on slab_caches)?  A hash lookup, O(1).  Takes
+ * slab_caches_lock. */
 int kmem_cache_listed(const struct kmem_cache *c);
+/* The hash chain links the registry's lookups followed, all told: the
+ * tests check that a lookup costs the same at any number of caches. */
+extern unsigned long registry_steps;
 #else
+/* Without the registry no lookup takes a step. */
+#define registry_steps	0UL
 /* Without the registry names are not checked: two live caches may share
  * one (each is a cache of its own). */
 static inline int kmem_cache_register(struct kmem_cache *c)
@@ -140,6 +153,85 @@ unsigned long cache_live_objects(struct kmem_cache *c);
 void cache_close(struct kmem_cache *c);
 /* and, where it can be built without the registry (SLOB),
  * cache_struct_live() (above). */
+
+/* ---- kmalloc classes (SLAB, SLUB) ---------------------------------------------------
+ *
+ * kmalloc() takes a block of a kmalloc class, a cache per size (each
+ * allocator lists its sizes and names in kmalloc_classes[], smallest
+ * first), up to KMALLOC_MAX_CACHE_SIZE; larger blocks are whole pages (a
+ * large block, below).  mm/slab_common_kmalloc.c makes the classes at
+ * boot and fills the table the lookups read; SLOB has no classes (its
+ * heap fits every size) and builds none of this (CONFIG_KMALLOC_CLASSES).
+ */
+
+/* Cache flags the allocators keep next to the SLAB_* ones. */
+#define CFLGS_KMALLOC		0x40000000UL	/* a kmalloc class */
+#define CFLGS_INTERNAL		0x20000000UL	/* the allocator's own objects */
+
+/* Larger kmalloc() requests take whole pages (a large block), not a
+ * kmalloc class: an object of many pages cached in a magazine, on a free
+ * slab or on a CPU's slab would park them all, and the pages themselves
+ * round no worse than the power-of-two classes would.  Up to two pages
+ * stay in a class: blocks of 2-8 KiB are few, and through the page
+ * allocator's one lock they would not scale. */
+#define KMALLOC_MAX_CACHE_SIZE	(2 * PAGE_SIZE)
+
+/* A cache of a size: a kmalloc class (SLAB's internal caches too). */
+struct cache_sizes {
+	size_t cs_size;
+	const char *cs_name;
+	struct kmem_cache *cs_cachep;	/* NULL if not made (this PAGE_SIZE and
+					 * MAX_ORDER cannot hold it) */
+};
+/* What each allocator gives: its classes, smallest first, each size a
+ * multiple of 8 (of 64 above KMALLOC_SMALL_MAX). */
+extern struct cache_sizes kmalloc_classes[];
+extern const unsigned int nr_kmalloc_classes;
+extern size_t kmalloc_max_size;		/* the largest kmalloc class made */
+
+/* Makes the kmalloc classes that fit, smallest first, each aligned to its
+ * largest power-of-two divisor, and fills the table; panics if it cannot
+ * make the smallest.  Boot. */
+void kmalloc_classes_init(void);
+
+/* The class for each size, NULL past the largest made (and before boot
+ * made it): kmalloc_small[] in steps of 8 bytes up to 256, kmalloc_big[]
+ * in steps of the 64-byte line above, so that one load finds it. */
+#define KMALLOC_SMALL_MAX	256
+extern struct kmem_cache *kmalloc_small[KMALLOC_SMALL_MAX >> 3];
+extern struct kmem_cache *kmalloc_big[KMALLOC_MAX_CACHE_SIZE >> 6];
+
+/* The kmalloc class kmalloc(size) uses, or NULL (0, or beyond the largest). */
+static inline struct kmem_cache *kmalloc_class(size_t size)
+{
+	if (size - 1 < KMALLOC_SMALL_MAX)
+		return kmalloc_small[(size - 1) >> 3];
+	return size - 1 < KMALLOC_MAX_CACHE_SIZE ? kmalloc_big[(size - 1) >> 6] : NULL;
+}
+
+/* The kmalloc class of the slab page, read without a lock: NULL unless
+ * flags (the page's, read once) have PG_slab and PG_kmalloc both.  Classes
+ * are never destroyed, so the cache read is one, or NULL while the slab
+ * is given back (the allocator clears the flags, then the pointer); the
+ * cache of any other slab is never read here, as it may be being
+ * destroyed. */
+static inline struct kmem_cache *page_kmalloc_class(const struct page *page, unsigned int flags)
+{
+	return (flags & (PG_slab | PG_kmalloc)) == (PG_slab | PG_kmalloc) ?
+	       READ_ONCE(page->slab_cache) : NULL;
+}
+
+/* kfree() of obj on page, whose flags are flags, that is on no slab of a
+ * kmalloc class: frees it if it is a large block, else reports it (from
+ * caller). */
+void kfree_not_kmalloc_slab(const void *obj, struct page *page, unsigned int flags,
+			    void *caller);
+
+/* Reports kmem_cache_alloc() of c with __GFP_ZERO, refused (c has a
+ * constructor: a constructed object zeroed would go back unconstructed;
+ * Linux refuses it too), and counts it in kmem_zero_ctor_refusals. */
+void refuse_zero_with_ctor(struct kmem_cache *c);
+extern atomic_long_t kmem_zero_ctor_refusals;
 
 /* ---- object index by a multiply ------------------------------------------------- */
 
@@ -238,7 +330,7 @@ enum kmem_bad_call {
 /* The bad calls the allocator built here catches by itself: a bit per
  * kmem_bad_call (every other bad call of the API: a second destroy, a free
  * of ZERO_SIZE_PTR to a cache, a large block freed twice, is caught by
- * both). */
+ * every one). */
 extern const unsigned long kmem_checks;
 #define KMEM_CHECKS_ALL		((1UL << KMEM_BAD_CALLS) - 1)
 #define KMEM_CHECK(what)	(1UL << KMEM_BAD_##what)
@@ -293,7 +385,7 @@ static inline void *kmem_debug_bad_free(const void *obj, void *caller)
 
 
 /* Why a bad pointer was refused, for kmem_bad_free(): one text per case,
- * the same in both allocators and the debugging layer (string literals:
+ * the same in every allocator and the debugging layer (string literals:
  * the linker keeps one copy). */
 #define KMEM_NOT_KMALLOC	"not a live kmalloc() block"		/* kfree(), ksize() */
 #define KMEM_NOT_CACHE_OBJECT	"not a live object of this cache"	/* kmem_cache_free() */

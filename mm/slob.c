@@ -8,7 +8,8 @@
  * a link: 8 bytes on i386).  One heap of pages holds every block, behind
  * the small interface of slob.h: by default the small heap of
  * slob_heap.c (free blocks in address order, page by page, merged on
- * free; the tightest page that fits is taken); with CONFIG_SLOB_FAST_HEAP
+ * free; the first fitting page of the tightest power-of-two list of pages
+ * by largest free block is taken); with CONFIG_SLOB_FAST_HEAP
  * the segregated heap of slob_fast.c,
  * whose operations are O(1) and whose start maps check every free.  A
  * free block never crosses a page boundary.  This file holds what both
@@ -392,5 +393,8 @@ void __kmem_get_stats(struct kmem_stats *st)
 	slob_unlock_irqrestore(flags);
 	st->large_pages = (unsigned long)atomic_long_read(&large_block_pages);
 }
+/* The heap's figures cost the same at any number of caches: pages and
+ * bytes are one call. */
+extern __typeof__(__kmem_get_stats) __kmem_get_pages __attribute__((__alias__("__kmem_get_stats")));
 
 KMEM_PUBLIC_API()

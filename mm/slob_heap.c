@@ -11,7 +11,8 @@
  *
  * Allocation.  n units are sought from the list of n's power of two,
  * upward, in the first page whose largest free block holds n: the
- * tightest pages are tried first (best fit by page), and a page tried
+ * tightest lists are tried first (best fit by power-of-two list, first fit
+ * within one), and a page tried
  * fits unless the alignment asked for does not.  In the page the first
  * block that fits is cut, its unaligned head and its tail staying free.
  * The tails of partly used pages so fill before the heap grows by a page.

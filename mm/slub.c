@@ -52,7 +52,7 @@
  * has objects out, merged or not; with none it gives its reference back
  * if others share the slabs, and the last one gives the slabs back.  A
  * cache whose creator destroyed it while aliases live stays on
- * slub_caches, named after one of them.
+ * slub_targets, named after one of them.
  *
  * Bad calls.  Every free checks that the page is a slab of the cache (for
  * kfree(), of a kmalloc() class), that the pointer starts an object (the
@@ -69,13 +69,13 @@
  * (mm/slab_common.c).
  *
  * Lock order:
- *   slab_caches_lock (the registry, slub_caches, the refcounts)
+ *   slab_caches_lock (the registry, slub_targets, the refcounts)
  *     a cache's list_lock, one at a time (with interrupts off)
  *       the page allocator's zone_lock (a slab's pages get their flags)
  * Slabs are allocated and freed with no list_lock held.  Neither lock is
  * held while a constructor or destructor runs.
  *
- * slab_caches_lock: slub_caches, every cache's refcount, released and
+ * slab_caches_lock: slub_targets, every cache's refcount, released and
  * name (an orphan's), and the merge decision.
  *
  * list_lock: the cache's partial list and nr_partial, and (SLUB_TINY) every
@@ -101,8 +101,9 @@ const unsigned long kmem_checks = KMEM_CHECKS_ALL & ~(KMEM_CHECK(DESTROYED_CACHE
 						      KMEM_CHECK(OBJECT_TO_KFREE));
 const int kmem_ctor_every_alloc;		/* once per object, when its slab is made */
 
-LIST_HEAD(slub_caches);
-struct kmem_cache kmem_cache_cache;		/* of struct kmem_cache, made at boot */
+LIST_HEAD(slub_targets);
+atomic_long_t slub_slab_pages;
+struct kmem_cache cache_cache;		/* of struct kmem_cache, made at boot */
 
 unsigned int slub_max_order = ~0u;		/* ~0u: the mode's default */
 unsigned int slub_min_objects;			/* 0: from the CPU count */
@@ -314,6 +315,7 @@ struct page *new_slab(struct kmem_cache *c, gfp_t flags)
 	map_slab_pages(page, o->order, c, PG_slab | c->page_flags | (which ? PG_min_order : 0));
 	atomic_long_inc(&c->nr_slabs);
 	atomic_long_add(1L << o->order, &c->nr_pages);
+	atomic_long_add(1L << o->order, &slub_slab_pages);
 	atomic_long_add((long)o->objects, &c->total_objects);
 	return page;
 }
@@ -332,6 +334,7 @@ void discard_slab(struct kmem_cache *c, struct page *page)
 	map_slab_pages(page, o->order, NULL, 0);
 	atomic_long_dec(&c->nr_slabs);
 	atomic_long_add(-(1L << o->order), &c->nr_pages);
+	atomic_long_add(-(1L << o->order), &slub_slab_pages);
 	atomic_long_add(-(long)o->objects, &c->total_objects);
 	__free_pages(page, o->order);
 }
@@ -396,7 +399,7 @@ static struct kmem_cache *find_mergeable(const struct kmem_cache *new)
 	assert_spin_held(&slab_caches_lock);
 	if (slab_nomerge || !mergeable(new) || (new->common.flags & CFLGS_KMALLOC))
 		return NULL;
-	for_each_slub_cache_reverse(c, pos)
+	for_each_target_reverse(c, pos)
 		if (mergeable(c) && c->refcount > 0 && new->size <= c->size &&
 		    !(c->size & (new->align - 1)) && c->size - new->size < sizeof(void *))
 			return c;
@@ -419,6 +422,7 @@ static void open_own(struct kmem_cache *c)
 			(c->common.flags & CFLGS_INTERNAL ? PG_internal : 0);
 	spin_lock_init(&c->list_lock);
 	INIT_LIST_HEAD(&c->partial);
+	INIT_LIST_HEAD(&c->aliases);
 }
 
 int cache_open(struct kmem_cache *c)
@@ -441,31 +445,35 @@ int cache_open(struct kmem_cache *c)
 		spin_unlock_irqrestore(&slab_caches_lock, save);
 		return -1;
 	}
-	if (target)
+	if (target) {
+		spin_lock_irqsave(&slab_caches_lock, save);
+		list_add_tail(&c->target_list, &target->aliases);
+		spin_unlock_irqrestore(&slab_caches_lock, save);
 		return 0;
+	}
 	open_own(c);
 	spin_lock_irqsave(&slab_caches_lock, save);
-	list_add_tail(&c->slub_list, &slub_caches);
+	list_add_tail(&c->target_list, &slub_targets);
 	spin_unlock_irqrestore(&slab_caches_lock, save);
 	return 0;
 }
 
 struct kmem_cache *cache_struct_alloc(void)
 {
-	struct kmem_cache *c = &kmem_cache_cache;
+	struct kmem_cache *c = &cache_cache;
 
 	if (should_failslab(c->common.name, c->common.object_size, GFP_KERNEL))
 		return NULL;
 	return slub_alloc(c, c, GFP_KERNEL | __GFP_ZERO);
 }
 
-/* Gives a cache struct back to kmem_cache_cache. */
+/* Gives a cache struct back to cache_cache. */
 static void cache_struct_put(struct kmem_cache *c)
 {
 	uintptr_t base;
-	long idx = slub_obj_check(&kmem_cache_cache, READ_ONCE(virt_to_page(c)->flags), c, &base);
+	long idx = slub_obj_check(&cache_cache, READ_ONCE(virt_to_page(c)->flags), c, &base);
 
-	if (idx < 0 || slub_free(&kmem_cache_cache, &kmem_cache_cache, c, base, (unsigned int)idx))
+	if (idx < 0 || slub_free(&cache_cache, &cache_cache, c, base, (unsigned int)idx))
 		kmem_bad_free("cache_struct_free", c, KMEM_NOT_CACHE, __builtin_return_address(0));
 }
 
@@ -477,28 +485,23 @@ void cache_struct_free(struct kmem_cache *c)
 }
 
 /* Names an orphan (a cache whose creator destroyed it while aliases of it
- * live) after one of them.  slab_caches_lock held. */
+ * live) after one of them, the oldest.  slab_caches_lock held. */
 static void name_orphan(struct kmem_cache *t)
 {
-	struct kmem_cache_common *cc;
-
 	assert_spin_held(&slab_caches_lock);
-	list_for_each_entry(cc, &slab_caches, list)
-		if (((struct kmem_cache *)cc)->target == t) {
-			t->common.name = cc->name;
-			return;
-		}
+	if (!list_empty(&t->aliases))
+		t->common.name = container_of(t->aliases.next, struct kmem_cache,
+					      target_list)->common.name;
 }
 
 long slub_target_in_use(struct kmem_cache *t)
 {
-	struct kmem_cache_common *cc;
-	long n = t->released ? slub_objects_in_use(t) : 0;	/* an orphan is unlisted */
+	long n = slub_objects_in_use(t);	/* its own (an orphan's: from before) */
+	struct list_head *pos;
 
 	assert_spin_held(&slab_caches_lock);
-	list_for_each_entry(cc, &slab_caches, list)
-		if (((struct kmem_cache *)cc)->target == t)
-			n += slub_objects_in_use((struct kmem_cache *)cc);
+	list_for_each(pos, &t->aliases)
+		n += slub_objects_in_use(container_of(pos, struct kmem_cache, target_list));
 	return n;
 }
 
@@ -560,6 +563,8 @@ void cache_close(struct kmem_cache *c)
 	if (is_alias(c))
 		slub_cpu_close(c);	/* its count */
 	spin_lock_irqsave(&slab_caches_lock, save);
+	if (is_alias(c))
+		list_del(&c->target_list);
 	if (c->released) {		/* others keep the slabs */
 		if (t == c || (t->released && t->common.name == c->common.name))
 			name_orphan(t);
@@ -569,7 +574,7 @@ void cache_close(struct kmem_cache *c)
 	last = t->refcount <= 1;	/* 1: never counted (creation failed); -1: dying */
 	t->refcount = last ? 0 : t->refcount - 1;
 	if (last)
-		list_del(&t->slub_list);
+		list_del(&t->target_list);
 	spin_unlock_irqrestore(&slab_caches_lock, save);
 	if (!last)
 		return;
@@ -579,14 +584,6 @@ void cache_close(struct kmem_cache *c)
 }
 
 /* ---- allocation and free ---------------------------------------------------------------- */
-
-/* A constructed object zeroed would go back unconstructed: refused, as
- * Linux refuses it. */
-static noinline void refuse_zero_with_ctor(struct kmem_cache *c)
-{
-	pr_err("kmem_cache_alloc: __GFP_ZERO on cache %s, which has a constructor: refused\n",
-	       c->common.name);
-}
 
 void *__kmem_cache_alloc(struct kmem_cache *c, gfp_t flags)
 {
@@ -643,42 +640,21 @@ void __kmem_cache_free(struct kmem_cache *h, void *obj)
 
 /* ---- kmalloc ------------------------------------------------------------------------------- */
 
+#define KMALLOC_CLASS(x, name)	{ .cs_size = (x), .cs_name = "kmalloc-" name }
 /* Linux's kmalloc classes, up to two pages (16 and 32 KiB for the host's
  * builds with 16 KiB pages). */
-#define KMALLOC_MAX_CACHE_SIZE	(2 * PAGE_SIZE)
-static const size_t kmalloc_sizes[] = {
-	8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768,
+struct cache_sizes kmalloc_classes[] = {
+	KMALLOC_CLASS(8, "8"), KMALLOC_CLASS(16, "16"), KMALLOC_CLASS(32, "32"),
+	KMALLOC_CLASS(64, "64"), KMALLOC_CLASS(96, "96"), KMALLOC_CLASS(128, "128"),
+	KMALLOC_CLASS(192, "192"), KMALLOC_CLASS(256, "256"), KMALLOC_CLASS(512, "512"),
+	KMALLOC_CLASS(1024, "1k"), KMALLOC_CLASS(2048, "2k"), KMALLOC_CLASS(4096, "4k"),
+	KMALLOC_CLASS(8192, "8k"), KMALLOC_CLASS(16384, "16k"), KMALLOC_CLASS(32768, "32k"),
 };
-static const char *const kmalloc_names[] = {
-	"kmalloc-8", "kmalloc-16", "kmalloc-32", "kmalloc-64", "kmalloc-96", "kmalloc-128",
-	"kmalloc-192", "kmalloc-256", "kmalloc-512", "kmalloc-1k", "kmalloc-2k", "kmalloc-4k",
-	"kmalloc-8k", "kmalloc-16k", "kmalloc-32k",
-};
-
-/* The class for each size: kmalloc_small[] in steps of 8 bytes up to 256,
- * kmalloc_big[] in steps of 64 above (every class there is a multiple of
- * 64), so that one load finds it.  NULL past the largest (and before boot
- * made it). */
-#define KMALLOC_SMALL_MAX	256
-static struct kmem_cache *kmalloc_small[KMALLOC_SMALL_MAX >> 3];
-static struct kmem_cache *kmalloc_big[KMALLOC_MAX_CACHE_SIZE >> 6];
-
-static struct kmem_cache **kmalloc_slot(size_t size)
-{
-	return size <= KMALLOC_SMALL_MAX ? &kmalloc_small[(size - 1) >> 3] :
-					   &kmalloc_big[(size - 1) >> 6];
-}
-
-static inline struct kmem_cache *kmalloc_cache(size_t size)
-{
-	if (size - 1 < KMALLOC_SMALL_MAX)
-		return kmalloc_small[(size - 1) >> 3];
-	return size - 1 < KMALLOC_MAX_CACHE_SIZE ? kmalloc_big[(size - 1) >> 6] : NULL;
-}
+const unsigned int nr_kmalloc_classes = ARRAY_SIZE(kmalloc_classes);
 
 void *__kmalloc(size_t size, gfp_t flags)
 {
-	struct kmem_cache *c = kmalloc_cache(size);
+	struct kmem_cache *c = kmalloc_class(size);
 	void *obj;
 
 	if (likely(c)) {
@@ -694,35 +670,6 @@ void *__kmalloc(size_t size, gfp_t flags)
 	return obj;
 }
 
-/* Why kfree() or ksize() refuses obj on page, whose flags are flags: no
- * object of a kmalloc() slab. */
-static const char *not_kmalloc(unsigned int flags)
-{
-	if ((flags & (PG_slab | PG_kmalloc)) != PG_slab)
-		return KMEM_NOT_KMALLOC;
-	return flags & PG_internal ? "the allocator's own object (a cache)" :
-				     "an object of a cache, not a kmalloc() block";
-}
-
-/* The kmalloc() class of a slab page whose flags are flags, read without
- * a lock: NULL unless PG_slab and PG_kmalloc are both set.  Size classes
- * are never destroyed, so the cache read is one, or NULL while the slab
- * is given back (map_slab_pages() clears the flags, then the pointer). */
-static inline struct kmem_cache *kmalloc_cache_of(const struct page *page, unsigned int flags)
-{
-	return (flags & (PG_slab | PG_kmalloc)) == (PG_slab | PG_kmalloc) ?
-	       READ_ONCE(page->slab_cache) : NULL;
-}
-
-static noinline void kfree_not_slab(const void *obj, struct page *page, unsigned int flags,
-				    void *caller)
-{
-	if (!(flags & PG_slab) && !kfree_large(obj, page))
-		kmem_debug_validate("kfree", obj);
-	else
-		kmem_bad_free("kfree", obj, not_kmalloc(flags), caller);
-}
-
 void __kfree(const void *obj)
 {
 	struct kmem_cache *c;
@@ -736,9 +683,9 @@ void __kfree(const void *obj)
 		return;
 	page = virt_to_page(obj);
 	flags = page ? READ_ONCE(page->flags) : 0;
-	c = kmalloc_cache_of(page, flags);
+	c = page_kmalloc_class(page, flags);
 	if (unlikely(!c)) {
-		kfree_not_slab(obj, page, flags, __builtin_return_address(0));
+		kfree_not_kmalloc_slab(obj, page, flags, __builtin_return_address(0));
 		return;
 	}
 	idx = slub_obj_check(c, flags, obj, &base);
@@ -763,7 +710,7 @@ size_t __ksize(const void *obj)
 		return 0;
 	page = virt_to_page(obj);
 	flags = page ? READ_ONCE(page->flags) : 0;
-	c = kmalloc_cache_of(page, flags);
+	c = page_kmalloc_class(page, flags);
 	if (c && slub_obj_check(c, flags, obj, &base) >= 0 && !slub_just_freed(c, obj, base))
 		size = c->common.object_size;
 	if (!size && !(flags & PG_slab))
@@ -803,18 +750,24 @@ unsigned long __kmem_reclaim(void)
 	long before = 0, after = 0;
 
 	spin_lock_irqsave(&slab_caches_lock, save);
-	for_each_slub_cache(c, pos)
+	for_each_target(c, pos)
 		before += atomic_long_read(&c->nr_pages);
 	spin_unlock_irqrestore(&slab_caches_lock, save);
 	slub_flush(NULL);
 	spin_lock_irqsave(&slab_caches_lock, save);
-	for_each_slub_cache(c, pos) {
+	for_each_target(c, pos) {
 		discard_empty_partials(c);
 		after += atomic_long_read(&c->nr_pages);
 	}
 	spin_unlock_irqrestore(&slab_caches_lock, save);
 	kmem_debug_validate("kmem_reclaim", NULL);
 	return (before > after ? (unsigned long)(before - after) : 0) + slub_mode_reclaim();
+}
+
+void __kmem_get_pages(struct kmem_stats *st)
+{
+	st->slab_pages = (unsigned long)atomic_long_read(&slub_slab_pages) + slub_mode_pages();
+	st->large_pages = (unsigned long)atomic_long_read(&large_block_pages);
 }
 
 /* The bytes of the objects in use through handle c, at their stride; 0
@@ -827,64 +780,44 @@ static long handle_bytes(const struct kmem_cache *c)
 }
 
 /* bytes_used: objects callers hold, at their stride, counted through every
- * handle (listed ones, and orphans); the allocator's own are not counted. */
+ * handle (listed ones, and orphans); the allocator's own are not counted.
+ * A walk of the caches: the fast paths count no bytes. */
 void __kmem_get_stats(struct kmem_stats *st)
 {
-	unsigned long save, pages = 0;
 	struct kmem_cache_common *cc;
 	struct kmem_cache *c;
 	struct list_head *pos;
+	unsigned long save;
 	long bytes = 0;
 
+	__kmem_get_pages(st);
 	spin_lock_irqsave(&slab_caches_lock, save);
-	for_each_slub_cache(c, pos) {
-		pages += (unsigned long)atomic_long_read(&c->nr_pages);
+	for_each_target(c, pos)
 		if (c->released)
 			bytes += handle_bytes(c);
-	}
 	list_for_each_entry(cc, &slab_caches, list)
 		bytes += handle_bytes((struct kmem_cache *)cc);
 	spin_unlock_irqrestore(&slab_caches_lock, save);
-	st->slab_pages = pages + slub_mode_pages();
-	st->large_pages = (unsigned long)atomic_long_read(&large_block_pages);
 	st->bytes_used = bytes > 0 ? (unsigned long)bytes : 0;
 }
 
-/* Makes the kmalloc() classes that fit, smallest first. */
-static void make_kmalloc_caches(void)
-{
-	size_t made = 0, size;
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(kmalloc_sizes) && kmalloc_sizes[i] <= KMALLOC_MAX_CACHE_SIZE; i++) {
-		struct kmem_cache *c = __kmem_cache_create(kmalloc_names[i], kmalloc_sizes[i], 0,
-							   CFLGS_KMALLOC, NULL, NULL);
-
-		if (!c)
-			panic("SLUB: cannot create %s", kmalloc_names[i]);
-		for (size = made + 8; size <= kmalloc_sizes[i]; size += 8)
-			*kmalloc_slot(size) = c;
-		made = kmalloc_sizes[i];
-	}
-}
-
-/* The cache of caches is static; the kmalloc() classes are made from it.
+/* The cache of caches is static; the kmalloc classes are made from it.
  * Boot, interrupts off. */
 void kmem_cache_init(void)
 {
 	assert_irqs_disabled();
 	if (slub_max_order == ~0u)
 		slub_max_order = slub_default_max_order;
-	kmem_cache_cache.common = (struct kmem_cache_common){
+	cache_cache.common = (struct kmem_cache_common){
 		.name = "kmem_cache", .object_size = sizeof(struct kmem_cache),
 		.flags = SLAB_HWCACHE_ALIGN | CFLGS_INTERNAL };
-	if (cache_open(&kmem_cache_cache) || kmem_cache_register(&kmem_cache_cache))
+	if (cache_open(&cache_cache) || kmem_cache_register(&cache_cache))
 		panic("SLUB: cannot make the cache of caches");
-	make_kmalloc_caches();
+	kmalloc_classes_init();
 	slub_mode_kmalloc_ready();
-	pr_info("%s: kmalloc classes of %zu to %lu bytes, slab orders up to %u, "
-		"at least %u objects a slab (%u CPU(s))\n", kmem_allocator_name, kmalloc_sizes[0],
-		KMALLOC_MAX_CACHE_SIZE, slub_max_order, min_objects_wanted(), num_possible_cpus());
+	pr_info("%s: kmalloc classes of %zu to %zu bytes, slab orders up to %u, "
+		"at least %u objects a slab (%u CPU(s))\n", kmem_allocator_name,
+		kmalloc_classes[0].cs_size, kmalloc_max_size, slub_max_order, min_objects_wanted(), num_possible_cpus());
 }
 
 void kmem_cache_init_late(void)

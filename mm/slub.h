@@ -182,9 +182,6 @@ struct slub_barn {
 };
 #endif
 
-#define CFLGS_KMALLOC		0x40000000UL	/* a kmalloc() size class */
-#define CFLGS_INTERNAL		0x20000000UL	/* the allocator's own objects */
-
 struct kmem_cache {
 	struct kmem_cache_common common;	/* name, size asked for, flags, ctor,
 					 * dtor, registry link: this handle's */
@@ -207,7 +204,9 @@ struct kmem_cache {
 					 * (slab_caches_lock); 0 for an alias */
 	int released;			/* this handle's destroy gave its reference
 					 * back while others kept the slabs */
-	struct list_head slub_list;	/* on slub_caches while it holds slabs */
+	struct list_head target_list;	/* on slub_targets while it holds slabs; an
+					 * alias: on its target's aliases */
+	struct list_head aliases;	/* its live aliases, oldest first */
 
 	/* The node (SLUB keeps one): under list_lock, on lines of their own
 	 * with per-CPU slabs, which other CPUs' frees take. */
@@ -228,22 +227,22 @@ KMEM_CACHE_COMMON_FIRST();
 /* Every cache that holds slabs (not aliases), oldest first: those still
  * listed under their name and those whose creator destroyed them while
  * aliases live.  Under slab_caches_lock. */
-extern struct list_head slub_caches;
+extern struct list_head slub_targets;
 /* Walks them, c each in turn (pos: a struct list_head *).  Not
  * list_for_each_entry(): struct kmem_cache is aligned to a cache line,
  * the list head is not, and that macro would make a struct kmem_cache
  * pointer of the head. */
-#define for_each_slub_cache(c, pos)						\
-	for ((pos) = slub_caches.next; (pos) != &slub_caches &&		\
-	     ((c) = container_of(pos, struct kmem_cache, slub_list), 1);	\
+#define for_each_target(c, pos)							\
+	for ((pos) = slub_targets.next; (pos) != &slub_targets &&		\
+	     ((c) = container_of(pos, struct kmem_cache, target_list), 1);	\
 	     (pos) = (pos)->next)
-#define for_each_slub_cache_reverse(c, pos)					\
-	for ((pos) = slub_caches.prev; (pos) != &slub_caches &&		\
-	     ((c) = container_of(pos, struct kmem_cache, slub_list), 1);	\
+#define for_each_target_reverse(c, pos)						\
+	for ((pos) = slub_targets.prev; (pos) != &slub_targets &&		\
+	     ((c) = container_of(pos, struct kmem_cache, target_list), 1);	\
 	     (pos) = (pos)->prev)
 
-/* The boot cache of struct kmem_cache (internal). */
-extern struct kmem_cache kmem_cache_cache;
+/* Pages of every cache's slabs: a running total, for kmem_get_pages(). */
+extern atomic_long_t slub_slab_pages;
 
 /* Boot options (mm/slub.c): slub_max_order=, slub_min_objects=. */
 extern unsigned int slub_max_order, slub_min_objects;
@@ -368,9 +367,12 @@ static inline void *slub_post_alloc(struct kmem_cache *c, struct kmem_cache *h, 
 	return obj;
 }
 
-#define SLUB_JUST_FREED	"double free (the object was just freed: it heads the free list it " \
+/* Why slub_free() refuses a double free, in both modes: obj heads the
+ * free list it went to (its slab's, or with per-CPU slabs this CPU's), or
+ * its slab has no object in use. */
+#define JUST_FREED	"double free (the object was just freed: it heads the free list it " \
 			"went to)"
-#define SLUB_ALL_FREE	"double free (every object of its slab is free)"
+#define ALL_FREE	"double free (every object of its slab is free)"
 
 /* ---- what slub_percpu.c gives the two per-CPU layers ----------------------------------- */
 

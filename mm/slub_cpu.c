@@ -356,7 +356,7 @@ static void flush_local(void *arg)
 		return;
 	}
 	spin_lock(&slab_caches_lock);
-	for_each_slub_cache(c, pos)
+	for_each_target(c, pos)
 		flush_cpu_slab(c);
 	spin_unlock(&slab_caches_lock);
 }

@@ -15,8 +15,6 @@ static inline unsigned long next_tid(unsigned long tid)
 	return tid + 1;
 }
 
-#define JUST_FREED	SLUB_JUST_FREED
-
 /* An object of c for handle h, from a refill of this CPU's list
  * (interrupts off inside); NULL if out of memory. */
 void *slab_alloc_slow(struct kmem_cache *c, struct kmem_cache *h, gfp_t flags);

@@ -3,7 +3,7 @@
  *
  * Kept apart from slub.c, as SLAB's and SLOB's are, so that size(1) of the
  * allocator objects measures the allocator.  Both walk the caches on
- * slub_caches under slab_caches_lock and each cache's lists under its
+ * slub_targets under slab_caches_lock and each cache's lists under its
  * list_lock.  With per-CPU slabs other CPUs change slab states without a
  * lock meanwhile, so the validator reads a slab's state once and checks
  * what holds at every instant: a slab on the partial list is not frozen
@@ -62,7 +62,7 @@ void kmem_report(void)
 	       "min <min_partial> cpu <cpu_partial_slabs> aliases <n>%s\n",
 	       IS_ENABLED(CONFIG_SLUB_SHEAVES) ? " sheaves <objects> barn <full>/<empty>" : "");
 	spin_lock_irqsave(&slab_caches_lock, save);
-	for_each_slub_cache(c, pos)
+	for_each_target(c, pos)
 		report_cache(c);
 	list_for_each_entry(cc, &slab_caches, list) {
 		c = (struct kmem_cache *)cc;
@@ -99,7 +99,7 @@ void slab_get_breakdown(struct slab_breakdown *b)
 
 	*b = (struct slab_breakdown){ 0 };
 	spin_lock_irqsave(&slab_caches_lock, save);
-	for_each_slub_cache(c, pos) {
+	for_each_target(c, pos) {
 		unsigned long long bytes = (unsigned long long)atomic_long_read(&c->nr_pages) *
 					   PAGE_SIZE;
 		unsigned long objects = (unsigned long)atomic_long_read(&c->total_objects);
@@ -262,7 +262,7 @@ int kmem_validate(void)
 	int errors = 0;
 
 	spin_lock_irqsave(&slab_caches_lock, save);
-	for_each_slub_cache(c, pos) {
+	for_each_target(c, pos) {
 		if (c->target != c)
 			bad(c, "on the list of caches, but an alias\n");
 		errors += validate_node(c) + validate_this_cpu(c);

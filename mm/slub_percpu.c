@@ -196,9 +196,9 @@ const char *free_to_slab(struct kmem_cache *c, void *obj, uintptr_t base, unsign
 			locked = 0;
 		}
 		if (state_free(old) == idx)
-			return SLUB_JUST_FREED;
+			return JUST_FREED;
 		if (!state_inuse(old))
-			return SLUB_ALL_FREE;
+			return ALL_FREE;
 		prior = state_freelist(c, base, old);
 		if (!marked) {		/* a checker hears of it once, retries or not */
 			slub_mark_freed(c, obj);

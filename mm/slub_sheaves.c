@@ -133,7 +133,7 @@ void slub_mode_kmalloc_ready(void)
 
 	round_capacities();
 	sheaves_ready = 1;
-	for_each_slub_cache(c, pos)
+	for_each_target(c, pos)
 		if (c->common.flags & CFLGS_KMALLOC)
 			WRITE_ONCE(c->barn.capacity, cache_capacity(c));
 }
@@ -650,7 +650,7 @@ static void flush_local(void *arg)
 		return;
 	}
 	spin_lock(&slab_caches_lock);
-	for_each_slub_cache(c, pos)
+	for_each_target(c, pos)
 		if (!flush_cpu_sheaves(c))
 			atomic_long_inc(&req->misses);
 	spin_unlock(&slab_caches_lock);
@@ -679,7 +679,7 @@ static void flush_barns(struct kmem_cache *c)
 		return;
 	}
 	spin_lock_irqsave(&slab_caches_lock, save);
-	for_each_slub_cache(c, pos)
+	for_each_target(c, pos)
 		barn_flush(c);
 	spin_unlock_irqrestore(&slab_caches_lock, save);
 }

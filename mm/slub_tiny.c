@@ -129,9 +129,7 @@ const char *slub_free(struct kmem_cache *c, struct kmem_cache *h, void *obj, uin
 	s = page->counters;
 	if (state_free(s) == idx || !state_inuse(s)) {
 		spin_unlock_irqrestore(&c->list_lock, save);
-		return state_free(s) == idx ?
-		       "double free (the object was just freed: it heads its slab's free list)" :
-		       "double free (every object of its slab is free)";
+		return state_free(s) == idx ? JUST_FREED : ALL_FREE;
 	}
 	prior = state_freelist(c, base, s);
 	slub_mark_freed(c, obj);

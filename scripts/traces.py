@@ -18,10 +18,12 @@ trace-shapes does so for docs/benchmarks.md).
 import gzip
 import json
 import os
-import struct
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from replayfmt import CACHE, CACHE_ALLOC, HEADER, KMALLOC, OP, OP_MASK, SLOT_SHIFT, TIME  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -82,14 +84,14 @@ def replay_ops(replay):
     size), 2 a free (size 0); the TIME ops left out."""
     with open(replay, "rb") as f:
         data = f.read()
-    nr_caches, nr_ops = struct.unpack_from("<II", data, 8)
-    sizes = [struct.unpack_from("<I", data, 32 + 32 * i)[0] for i in range(nr_caches)]
-    base = 32 + 32 * nr_caches
+    _, _, nr_caches, nr_ops = HEADER.unpack_from(data)[:4]
+    sizes = [CACHE.unpack_from(data, HEADER.size + CACHE.size * i)[0] for i in range(nr_caches)]
+    base = HEADER.size + CACHE.size * nr_caches
     for n in range(nr_ops):
-        code, arg = struct.unpack_from("<II", data, base + 8 * n)
-        op, slot = code & 3, code >> 8
-        if op != 3:
-            yield op, slot, arg if op == 0 else sizes[arg] if op == 1 else 0, arg
+        code, arg = OP.unpack_from(data, base + OP.size * n)
+        op, slot = code & OP_MASK, code >> SLOT_SHIFT
+        if op != TIME:
+            yield op, slot, arg if op == KMALLOC else sizes[arg] if op == CACHE_ALLOC else 0, arg
 
 
 def page_floor(replay):

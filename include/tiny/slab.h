@@ -123,7 +123,7 @@ static inline size_t ksize_track_caller(const void *obj, void *caller)
 }
 #endif
 
-/* mm/util.c: built on the calls above, the same for both allocators; each
+/* mm/util.c: built on the calls above, the same for every allocator; each
  * allocates (and krealloc frees) on behalf of its caller, the site that
  * the debugging layer records. */
 /* kmalloc() with every byte up to ksize() zeroed. */
@@ -154,6 +154,11 @@ struct kmem_stats {
 					 * allocator's own metadata */
 };
 void kmem_get_stats(struct kmem_stats *stats);
+/* slab_pages and large_pages alone (bytes_used is left as it was, or
+ * filled where that costs nothing), from running totals: the same cost at
+ * any number of caches, for callers that ask often (the replay, at every
+ * new peak).  kmem_get_stats() walks the caches to count bytes_used. */
+void kmem_get_pages(struct kmem_stats *stats);
 
 /* The largest free block in SLOB's heap, in bytes: the largest request it
  * could still serve without taking pages (the soak records it).  0 for an

@@ -66,6 +66,11 @@ typedef void (*smp_call_func_t)(void *info);
 
 /* kernel/smp.c: refuses with interrupts off, then arch_smp_call_function(). */
 int smp_call_function(smp_call_func_t fn, void *info, int wait);
+/* kernel/smp.c: numbers the CPUs of a run of smp_run_on_all_cpus() on ncpus
+ * of them: slot[calling CPU] = 0, the next ncpus - 1 online CPUs by number
+ * (holes skipped) 1, 2, ..., every other slot[] -1.  0, or -1 if fewer
+ * than ncpus are online. */
+int smp_assign_slots(int slot[NR_CPUS], unsigned int ncpus);
 #else
 static inline unsigned int smp_processor_id(void)
 {

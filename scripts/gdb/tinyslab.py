@@ -184,14 +184,14 @@ class Slabinfo(Command):
         super().__init__(self._name)
 
     def run(self, arg):
-        if has_symbol("cache_cache"):
+        if has_symbol("slab_reap_passes"):
             self.slab()
-        elif has_symbol("slub_caches"):
+        elif has_symbol("slub_targets"):
             self.slub()
         elif has_symbol("slob_lock"):
             self.slob(arg.strip() == "-v")
         else:
-            raise HelperError("none of SLAB's cache_cache, SLUB's slub_caches or SLOB's "
+            raise HelperError("none of SLAB's slab_reap_passes, SLUB's slub_targets or SLOB's "
                               "slob_lock is here")
 
     # SLAB: the counts come from walking the slabs, not from the cache's
@@ -265,7 +265,7 @@ class Slabinfo(Command):
                  "min <min_partial> cpu <cpu_partial_slabs> aliases <n>")
         slabs = slub_slabs()
         handles = list(list_entries(sym("slab_caches"), "struct kmem_cache", "common.list"))
-        for c in list_entries(sym("slub_caches"), "struct kmem_cache", "slub_list"):
+        for c in list_entries(sym("slub_targets"), "struct kmem_cache", "target_list"):
             addr = int(c.address)
             mine = slabs.get(addr, [])
             objects = sum(o for o, _ in mine)

@@ -623,6 +623,7 @@ int main(int argc, char **argv)
 	if (stepping)
 		step_report();
 	ghz = (double)(c1 - c0) / (t1 - t0);
+	printf("bench: the replay took %.3f s\n", (t1 - t0) / 1e9);
 	printf("bench: TSC %.3f GHz; ns per op: alloc %.1f, free %.1f\n", ghz,
 	       res.allocs ? res.alloc_cycles / ghz / res.allocs : 0.0,
 	       res.frees ? res.free_cycles / ghz / res.frees : 0.0);

@@ -185,7 +185,7 @@ static inline u8 expected(const struct object *o, size_t i)
 }
 
 /* Bytes of an object that carry the pattern: the first 256, then every
- * 29th, and the last (enough to see overlap, cheap for big blocks); of a
+ * 29th, and the last (enough to see overlap, cheap for large blocks); of a
  * light object (what a fill takes) the first 16 and the last. */
 static size_t next_index(const struct object *o, size_t i)
 {

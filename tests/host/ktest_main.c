@@ -2,7 +2,7 @@
  *
  * usage: host_ktest [--mem MB] [--sync-ticks] [--cpus N] [--fault NAME=SPEC]...
  *                   [--kmem-debug SPEC] [SUITE[,SUITE...]]
- * The same suites as in the kernel (buddy, kmem_api, slob or slab, timer,
+ * The same suites as in the kernel (buddy, kmem_api, the allocator's, timer,
  * irqflags, smp), against the same mm/ code.  Timer interrupts come from
  * SIGALRM every 200 us unless --sync-ticks asks for them to be delivered
  * only when a test waits.  --cpus N runs with N CPUs online (one thread

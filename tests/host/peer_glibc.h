@@ -1,4 +1,4 @@
-/* peer_glibc.h - glibc's malloc as a peer of SLAB and SLOB in the benchmark.
+/* peer_glibc.h - glibc's malloc as a peer of the allocators in the benchmark.
  *
  * Force-included (-include) into tests/host/peer_kmem.c, which builds the
  * kernel API on the peer_*() calls (peer_malloc.h).  Footprint: what the heap holds

@@ -10,10 +10,10 @@
  *   kmalloc(size)             -> peer_malloc(size)
  *   kmem_cache_alloc(cache)   -> peer_malloc(the cache's object size)
  *   either with __GFP_ZERO    -> peer_calloc(size) (the allocator zeroes,
- *                                as SLAB and SLOB do inside their call)
+ *                                as the allocators do inside their call)
  *   kfree, kmem_cache_free    -> peer_free()
  *   ksize                     -> peer_usable_size()
- * The replay fills and checks every object exactly as for SLAB and SLOB.
+ * The replay fills and checks every object exactly as for the allocators.
  * The "Slab" figures of the replay's report are the peer's footprint
  * (peer_footprint(), in pages rounded up), taken at the same moments.
  * Nothing else the harness needs comes from the peer: the trace, the
@@ -48,6 +48,7 @@ const char kmem_allocator_name[] = PEER_NAME;
 __thread volatile sig_atomic_t host_irqs_off;
 __thread volatile sig_atomic_t host_irq_pending;
 __thread unsigned int host_cpu_id;
+__thread unsigned long host_percpu_offset;
 unsigned int host_nr_online = 1;
 /* Locks as in tests/host/smp.c: test-and-set (kernel/timer.c takes them;
  * their waits are kernel/spinlock_wait.c). */

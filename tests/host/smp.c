@@ -40,6 +40,7 @@
 #include <tiny/atomic.h>
 #include <tiny/irqflags.h>
 #include <tiny/ktest.h>
+#include <arch/percpu.h>
 #include <tiny/smp.h>
 #include <tiny/spinlock.h>
 #include <tiny/timer.h>
@@ -51,6 +52,7 @@
 __thread volatile sig_atomic_t host_irqs_off;
 __thread volatile sig_atomic_t host_irq_pending;
 __thread unsigned int host_cpu_id;
+__thread unsigned long host_percpu_offset;	/* <arch/percpu.h> */
 __thread void (*host_percpu_hook)(void);	/* <arch/percpu.h> */
 static __thread volatile sig_atomic_t irq_depth;
 static __thread unsigned int relax_count;
@@ -244,6 +246,7 @@ static void cpu_setup(unsigned int cpu)
 	struct sigevent sev;
 
 	host_cpu_id = cpu;
+	host_percpu_offset = (unsigned long)cpu * ARCH_PERCPU_STRIDE;
 	c->tid = (pid_t)syscall(SYS_gettid);
 	memset(&sev, 0, sizeof(sev));
 	sev.sigev_notify = SIGEV_THREAD_ID;

@@ -1,6 +1,6 @@
 /* test_kmem_api.c - the API contract every object allocator must keep.
  *
- * The same cases run unchanged against SLAB and SLOB, in the kernel and in
+ * The same cases run unchanged against every allocator, in the kernel and in
  * the host harness: sizes, alignment, ksize, zeroing, overflow checks,
  * krealloc, caches with and without constructors, many live objects,
  * random stress, allocation from the timer interrupt, exhaustion and
@@ -1086,6 +1086,51 @@ static void duplicate_cache_names(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(b), 0);
 }
 
+/* The registry's steps (hash chain links followed) for one create and one
+ * destroy of a cache of a new name. */
+static unsigned long probe_steps(struct ktest *t)
+{
+	unsigned long before = registry_steps;
+	struct kmem_cache *c = kmem_cache_create("test_probe", 32, 0, 0, NULL, NULL);
+
+	KTEST_EXPECT_NOT_NULL(t, c);
+	if (c)
+		KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	return registry_steps - before;
+}
+
+/* A create's name lookup and a destroy's "is it live?" cost the same with
+ * REGISTRY_CACHES more caches live: hash chains, no walk of every cache
+ * (a walk would add REGISTRY_CACHES steps).  No timing: the registry
+ * counts its steps. */
+#define REGISTRY_CACHES	300
+static void registry_lookups_do_not_walk_the_caches(struct ktest *t)
+{
+	static char names[REGISTRY_CACHES][16];
+	static struct kmem_cache *many[REGISTRY_CACHES];
+	unsigned long few, lots;
+	int i, made = 0;
+
+	if (!IS_ENABLED(CONFIG_SLAB_REGISTRY)) {
+		ktest_skip(t, "no registry in this build");
+		return;
+	}
+	few = probe_steps(t);
+	for (i = 0; i < REGISTRY_CACHES; i++) {
+		snprintf(names[i], sizeof(names[i]), "test_reg%d", i);
+		many[i] = kmem_cache_create(names[i], 24 + 8 * (i % 4), 0, 0, NULL, NULL);
+		made += many[i] != NULL;
+	}
+	KTEST_EXPECT_EQ(t, made, REGISTRY_CACHES);
+	lots = probe_steps(t);
+	for (i = 0; i < REGISTRY_CACHES; i++)
+		if (many[i])
+			KTEST_EXPECT_EQ(t, kmem_cache_destroy(many[i]), 0);
+	ktest_info(t, "steps for a create and a destroy: %lu, with %d caches more: %lu", few,
+		   REGISTRY_CACHES, lots);
+	KTEST_EXPECT_TRUE(t, lots <= few + 8);
+}
+
 /* kfree(ZERO_SIZE_PTR) is fine (kmalloc(0) returns it); no cache ever hands
  * it out, so kmem_cache_free() reports it.  NULL is a no-op for both, and
  * krealloc() of a pointer nobody allocated is reported (by ksize()). */
@@ -1167,7 +1212,7 @@ static void constructors_when_memory_runs_out(struct ktest *t)
 			next = *filler;
 			kfree(filler);
 			filler = next;
-			kmem_reclaim();		/* SLAB keeps it in a general cache */
+			kmem_reclaim();		/* SLAB keeps it in a kmalloc class */
 		}
 		chain = exhaust_cache(c, &count);
 		KTEST_EXPECT_NULL(t, kmem_cache_alloc(c, GFP_ATOMIC | __GFP_NOWARN));
@@ -1347,6 +1392,7 @@ static const struct ktest_case kmem_api_cases[] = {
 	KTEST_CASE(bytes_used_leaves_out_descriptors),
 	KTEST_CASE(cache_destroyed_twice_is_reported),
 	KTEST_CASE(duplicate_cache_names),
+	KTEST_CASE(registry_lookups_do_not_walk_the_caches),
 	KTEST_CASE(special_pointers),
 	KTEST_CASE(constructors_when_memory_runs_out),
 	KTEST_CASE(tiny_cache_objects),

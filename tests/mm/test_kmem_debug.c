@@ -2,7 +2,7 @@
  * (CONFIG_DEBUG_KMEM, mm/kmem_debug.c) on whichever allocator is built in,
  * in the kernel and on the host: each fault is planted on purpose (one
  * byte past the end, one before, writes after free at several offsets, a
- * double free, a leak, damage in a bigblock's slack, in an aligned cache
+ * double free, a leak, damage in a large block's slack, in an aligned cache
  * and in a constructed object) and the report's content is checked: its
  * kind, object, offset, bad bytes and owners (the sites of the helpers
  * below, printed with %pS).  Objects from the helpers of mm/util.c
@@ -498,7 +498,7 @@ static void racing_double_free_reported_once(struct ktest *t)
 
 /*
  * A destroy while another CPU gives the cache's last object back out of its
- * quarantine (issue 34).  The object leaves under its quarantine's lock, so
+ * quarantine.  The object leaves under its quarantine's lock, so
  * the destroy's flush waits for it and the destroy succeeds.  Objects once
  * left their quarantine into a list of the releasing CPU's, in neither
  * place for a while, and a destroy meanwhile failed on them ("has 1
@@ -958,8 +958,8 @@ static void aligned_cache_keeps_alignment(struct ktest *t)
 }
 
 /* The right red zone runs to the end of the allocator's block: a write in
- * a bigblock's slack is found, by kmem_check on a live object. */
-static void bigblock_tail_slack(struct ktest *t)
+ * a large block's slack is found, by kmem_check on a live object. */
+static void large_block_tail_slack(struct ktest *t)
 {
 	size_t size = 131072 + 100, end;
 	u8 *p = site_alloc(size, GFP_KERNEL | __GFP_NOWARN);
@@ -1178,7 +1178,7 @@ static void bad_call_make(enum kmem_bad_call what, struct bad_setup *b)
 }
 
 /*
- * Every bad call of the table, with every letter on, on both allocators:
+ * Every bad call of the table, with every letter on, on every allocator:
  * reported exactly once (by the layer, or by the allocator when the layer
  * passes the pointer on) and no object disturbed.  This is where the
  * calls an allocator leaves to the layer (kmem_allocator_catches() false:
@@ -1258,7 +1258,7 @@ static const struct ktest_case kmem_debug_cases[] = {
 	KTEST_CASE(ctor_cache_with_poison),
 	KTEST_CASE(gfp_zero_still_zeroes),
 	KTEST_CASE(aligned_cache_keeps_alignment),
-	KTEST_CASE(bigblock_tail_slack),
+	KTEST_CASE(large_block_tail_slack),
 	KTEST_CASE(bad_pointers_change_nothing),
 	KTEST_CASE(clean_workload_no_reports),
 	KTEST_CASE(replay_without_false_reports),

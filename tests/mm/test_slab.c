@@ -5,7 +5,7 @@
  * (constructor once per object, destructor at slab destruction, no
  * __GFP_ZERO on constructed objects), the per-CPU magazines and their
  * batches, the reap timer and kmem_cache_shrink(), the slabinfo counters,
- * the kmalloc size classes and large blocks, the bad frees the fast path
+ * the kmalloc classes and large blocks, the bad frees the fast path
  * catches and those a flush finds, the allocator's own objects in internal
  * caches, the validator, what other CPUs may do meanwhile, and the
  * failure paths, reached by making page allocations fail.  These look
@@ -18,6 +18,7 @@
 #include <tiny/string.h>
 #include <tiny/timer.h>
 #include "../../mm/slab.h"
+#include "allocator_suite.h"
 
 static void slab_exit(struct ktest *t)
 {
@@ -215,9 +216,9 @@ static void order_follows_waste_rule(struct ktest *t)
 		}
 	}
 	slab_break_order = boot_break;
-	for (i = 0; i < nr_malloc_sizes; i++)
-		if (malloc_sizes[i].cs_cachep)
-			check_layout(t, malloc_sizes[i].cs_cachep, boot_break);
+	for (i = 0; i < nr_kmalloc_classes; i++)
+		if (kmalloc_classes[i].cs_cachep)
+			check_layout(t, kmalloc_classes[i].cs_cachep, boot_break);
 }
 
 /* Takes every free page, in blocks of the given order where it can and in
@@ -468,7 +469,7 @@ static void zeroing_constructed_object_refused(struct ktest *t)
 						 magic_ctor, count_dtor);
 	struct kmem_cache *plain = kmem_cache_create("test_zero", 64, 0, 0, NULL, NULL);
 	unsigned long flags;
-	long refused = atomic_long_read(&slab_zero_ctor_refusals);
+	long refused = atomic_long_read(&kmem_zero_ctor_refusals);
 	struct slab_counts before, after;
 	u32 *p, *q;
 
@@ -483,7 +484,7 @@ static void zeroing_constructed_object_refused(struct ktest *t)
 	q = kmem_cache_alloc(c, GFP_ATOMIC | __GFP_ZERO);	/* "...: refused" */
 	after = counts_of(c);
 	KTEST_EXPECT_NULL(t, q);
-	KTEST_EXPECT_EQ(t, atomic_long_read(&slab_zero_ctor_refusals), refused + 1);
+	KTEST_EXPECT_EQ(t, atomic_long_read(&kmem_zero_ctor_refusals), refused + 1);
 	KTEST_EXPECT_EQ(t, after.held, before.held);
 	KTEST_EXPECT_EQ(t, after.cached, before.cached);
 	q = kmem_cache_alloc(c, GFP_ATOMIC);
@@ -500,7 +501,7 @@ static void zeroing_constructed_object_refused(struct ktest *t)
 	q = kmem_cache_alloc(plain, GFP_ATOMIC | __GFP_ZERO);
 	KTEST_EXPECT_PTR_EQ(t, q, p);
 	KTEST_EXPECT_TRUE(t, q && !memchr_inv(q, 0, 64));
-	KTEST_EXPECT_EQ(t, atomic_long_read(&slab_zero_ctor_refusals), refused + 1);
+	KTEST_EXPECT_EQ(t, atomic_long_read(&kmem_zero_ctor_refusals), refused + 1);
 	kmem_cache_free(plain, q);
 	local_irq_restore(flags);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
@@ -755,19 +756,19 @@ static void kmalloc_size_classes(struct ktest *t)
 		KTEST_ASSERT_NOT_NULL(t, p);
 		KTEST_EXPECT_EQ(t, ksize(p), got[i]);
 		KTEST_EXPECT_EQ(t, (uintptr_t)p % (got[i] & -got[i]), 0u);	/* natural */
-		KTEST_EXPECT_PTR_EQ(t, virt_to_page(p)->slab_cache, kmem_find_general_cachep(got[i]));
+		KTEST_EXPECT_PTR_EQ(t, virt_to_page(p)->slab_cache, kmalloc_class(got[i]));
 		kfree(p);
 	}
-	for (i = 0; i < nr_malloc_sizes; i++) {
-		struct kmem_cache *c = malloc_sizes[i].cs_cachep;
+	for (i = 0; i < nr_kmalloc_classes; i++) {
+		struct kmem_cache *c = kmalloc_classes[i].cs_cachep;
 
 		if (!c)
 			continue;
-		KTEST_EXPECT_PTR_EQ(t, kmem_find_general_cachep(malloc_sizes[i].cs_size), c);
-		KTEST_EXPECT_STREQ(t, kmem_cache_name(c), malloc_sizes[i].cs_name);
-		if (i + 1 < nr_malloc_sizes)
-			KTEST_EXPECT_PTR_EQ(t, kmem_find_general_cachep(malloc_sizes[i].cs_size + 1),
-					    malloc_sizes[i + 1].cs_cachep);
+		KTEST_EXPECT_PTR_EQ(t, kmalloc_class(kmalloc_classes[i].cs_size), c);
+		KTEST_EXPECT_STREQ(t, kmem_cache_name(c), kmalloc_classes[i].cs_name);
+		if (i + 1 < nr_kmalloc_classes)
+			KTEST_EXPECT_PTR_EQ(t, kmalloc_class(kmalloc_classes[i].cs_size + 1),
+					    kmalloc_classes[i + 1].cs_cachep);
 	}
 	p = kmalloc(90, GFP_KERNEL);
 	KTEST_ASSERT_NOT_NULL(t, p);
@@ -775,11 +776,11 @@ static void kmalloc_size_classes(struct ktest *t)
 	kfree(p);
 
 	/* up to two pages from a class, above the largest a large block */
-	for (i = 0; i < nr_malloc_sizes; i++)
-		if (malloc_sizes[i].cs_size <= 2 * PAGE_SIZE)
-			largest = malloc_sizes[i].cs_size;
+	for (i = 0; i < nr_kmalloc_classes; i++)
+		if (kmalloc_classes[i].cs_size <= 2 * PAGE_SIZE)
+			largest = kmalloc_classes[i].cs_size;
 	KTEST_EXPECT_EQ(t, kmalloc_max_size, largest);
-	KTEST_EXPECT_NULL(t, kmem_find_general_cachep(kmalloc_max_size + 1));
+	KTEST_EXPECT_NULL(t, kmalloc_class(kmalloc_max_size + 1));
 	p = kmalloc(kmalloc_max_size + 1, GFP_KERNEL);	/* past the largest class */
 	KTEST_ASSERT_NOT_NULL(t, p);
 	KTEST_EXPECT_TRUE(t, virt_to_page(p)->flags & PG_large);
@@ -801,10 +802,10 @@ static void kmalloc_classes_pack_pages(struct ktest *t)
 {
 	unsigned int i;
 
-	for (i = 0; i + 1 < nr_malloc_sizes; i++) {
-		struct kmem_cache *c = malloc_sizes[i].cs_cachep, *next = malloc_sizes[i + 1].cs_cachep;
+	for (i = 0; i + 1 < nr_kmalloc_classes; i++) {
+		struct kmem_cache *c = kmalloc_classes[i].cs_cachep, *next = kmalloc_classes[i + 1].cs_cachep;
 
-		if (!c || malloc_sizes[i].cs_size <= 256)
+		if (!c || kmalloc_classes[i].cs_size <= 256)
 			continue;
 		KTEST_EXPECT_EQ(t, c->buffer_size % L1_CACHE_BYTES, 0u);
 		KTEST_EXPECT_GT(t, (c->buffer_size + L1_CACHE_BYTES) * c->num +
@@ -941,7 +942,7 @@ static void bad_frees_change_nothing(struct ktest *t)
 }
 
 /* The allocator's own objects (a cache, an off-slab descriptor, a
- * magazine) come from internal caches, not general ones: kfree(),
+ * magazine) come from internal caches, not kmalloc classes: kfree(),
  * kmem_cache_free() and ksize() refuse each (reported, nothing changed),
  * and slab_internal_free() refuses what is no internal object or is free
  * already. */
@@ -1239,7 +1240,7 @@ static struct kmem_cache *raised_cache(void)
 /* Frees objp into c (kfree() if c is a kmalloc() class). */
 static void free_into(struct kmem_cache *c, void *objp)
 {
-	if (c->common.flags & CFLGS_GENERAL)
+	if (c->common.flags & CFLGS_KMALLOC)
 		kfree(objp);
 	else
 		kmem_cache_free(c, objp);
@@ -1290,7 +1291,7 @@ static void check_fallback_slabs(struct ktest *t, struct kmem_cache *c)
 {
 	static void *obj[256];
 	unsigned int i, n = 2 * c->fallback.num + 1, refused = 0;
-	int general = (c->common.flags & CFLGS_GENERAL) != 0;
+	int is_kmalloc = (c->common.flags & CFLGS_KMALLOC) != 0;
 	void **chain, **held, *p;
 	unsigned long flags, slabs0;
 	struct slab_counts cnt;
@@ -1304,7 +1305,7 @@ static void check_fallback_slabs(struct ktest *t, struct kmem_cache *c)
 	KTEST_EXPECT_LT(t, largest_free_order(), c->gfporder);
 	slabs0 = counts_of(c).fallback_slabs;
 	for (i = 0; i < n; i++) {
-		obj[i] = general ? kmalloc(c->common.object_size, GFP_ATOMIC) :
+		obj[i] = is_kmalloc ? kmalloc(c->common.object_size, GFP_ATOMIC) :
 				   kmem_cache_alloc(c, GFP_ATOMIC);
 		KTEST_EXPECT_NOT_NULL(t, obj[i]);
 		if (!obj[i])
@@ -1316,7 +1317,7 @@ static void check_fallback_slabs(struct ktest *t, struct kmem_cache *c)
 		KTEST_EXPECT_EQ(t, virt_to_page(slab_start(slabp))->order, c->fallback.order);
 		KTEST_EXPECT_PTR_EQ(t, (char *)slabp->s_mem + c->fallback.num * c->buffer_size,
 				    (char *)slab_start(slabp) + (PAGE_SIZE << c->fallback.order));
-		if (general)
+		if (is_kmalloc)
 			KTEST_EXPECT_EQ(t, ksize(obj[i]), c->common.object_size);
 		if (i % c->fallback.num == 0)
 			refused += free_between_objects(t, c, slabp);
@@ -1354,7 +1355,7 @@ static void fallback_slabs_serve_fragmented_memory(struct ktest *t)
 {
 	struct kmem_cache *c = raised_cache();
 
-	check_fallback_slabs(t, kmem_find_general_cachep(PAGE_SIZE));
+	check_fallback_slabs(t, kmalloc_class(PAGE_SIZE));
 	KTEST_ASSERT_NOT_NULL(t, c);
 	check_fallback_slabs(t, c);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
@@ -1918,7 +1919,7 @@ static void racing_double_free_found_at_flush(struct ktest *t)
  * or where no other CPU can hold the lock meanwhile. */
 static void broken_rules_are_reported(struct ktest *t)
 {
-	struct kmem_cache *c = kmem_find_general_cachep(64);
+	struct kmem_cache *c = kmalloc_class(64);
 	int lock_exact = IS_ENABLED(CONFIG_DEBUG_SPINLOCK) ||
 			 (IS_ENABLED(CONFIG_SMP) && num_online_cpus() == 1);
 	struct slab_counts n;
@@ -1980,6 +1981,7 @@ static const struct ktest_case slab_cases[] = {
 static const struct ktest_suite slab_suite = {
 	.name = "slab",
 	.cases = slab_cases,
+	.init = allocator_suite_init,
 	.exit = slab_exit,
 };
 KTEST_SUITE(slab_suite);

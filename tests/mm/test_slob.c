@@ -1,6 +1,6 @@
 /* test_slob.c - self-tests specific to SLOB (mm/slob.c).
  *
- * Merging of free neighbours, bigblocks (exactly the pages they need), the
+ * Merging of free neighbours, large blocks (exactly the pages they need), the
  * arena shrinker, the exact per-object overhead (one unit for kmalloc, none
  * for caches), objects of more than a page on the heap (and taken again
  * where they were freed), the constructor on
@@ -14,6 +14,7 @@
 #include <tiny/string.h>
 #include <tiny/timer.h>
 #include "../../mm/slob.h"
+#include "allocator_suite.h"
 
 static unsigned long heap_pages(void)
 {
@@ -72,10 +73,10 @@ static int is_large_block(const void *p)
 	return page && page_address(page) == p && (page->flags & PG_large);
 }
 
-static void bigblocks_found_and_released(struct ktest *t)
+static void large_blocks_found_and_released(struct ktest *t)
 {
 	unsigned long free_before = nr_free_pages();
-	void *a = kmalloc(PAGE_SIZE - SLOB_UNIT, GFP_KERNEL);	/* the first bigblock size */
+	void *a = kmalloc(PAGE_SIZE - SLOB_UNIT, GFP_KERNEL);	/* the first large block size */
 	void *b = kmalloc(3 * PAGE_SIZE, GFP_KERNEL);
 	void *c = kmalloc(PAGE_SIZE - SLOB_UNIT - 1, GFP_KERNEL);	/* still on the heap */
 
@@ -295,9 +296,9 @@ static void run_freed_is_taken_again_without_pages(struct ktest *t)
 	rerun_without_pages(t, 2 * PAGE_SIZE);
 }
 
-/* A bigblock holds exactly the pages it needs: the rest of the power-of-two
+/* A large block holds exactly the pages it needs: the rest of the power-of-two
  * block goes back to the page allocator, and all of it comes back on kfree. */
-static void bigblock_takes_exact_pages(struct ktest *t)
+static void large_block_takes_exact_pages(struct ktest *t)
 {
 	unsigned long free0, flags;
 	void *p;
@@ -447,14 +448,14 @@ static void no_page_leak_over_long_run(struct ktest *t)
 
 static const struct ktest_case slob_cases[] = {
 	KTEST_CASE(free_merges_neighbours),
-	KTEST_CASE(bigblocks_found_and_released),
+	KTEST_CASE(large_blocks_found_and_released),
 	KTEST_CASE(shrinker_returns_empty_pages),
 	KTEST_CASE(returned_pages_leave_the_heap),
 	KTEST_CASE(shrinker_never_grows),
 	KTEST_CASE(exact_overhead),
 	KTEST_CASE(multi_page_objects_on_the_heap),
 	KTEST_CASE(run_freed_is_taken_again_without_pages),
-	KTEST_CASE(bigblock_takes_exact_pages),
+	KTEST_CASE(large_block_takes_exact_pages),
 	KTEST_CASE(ctor_on_every_allocation),
 	KTEST_CASE(second_free_in_destructor_is_refused),
 	KTEST_CASE(no_page_leak_over_long_run),
@@ -464,6 +465,7 @@ static const struct ktest_case slob_cases[] = {
 static const struct ktest_suite slob_suite = {
 	.name = "slob",
 	.cases = slob_cases,
+	.init = allocator_suite_init,
 	.exit = slob_exit,
 };
 KTEST_SUITE(slob_suite);

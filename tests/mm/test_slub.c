@@ -15,6 +15,7 @@
 #include <tiny/ktest.h>
 #include <tiny/string.h>
 #include "../../mm/slub.h"
+#include "allocator_suite.h"
 
 static void slub_exit(struct ktest *t)
 {
@@ -338,12 +339,29 @@ static void some_caches_never_merge(struct ktest *t)
 	KTEST_EXPECT_FALSE(t, is_alias(ctor));
 	KTEST_EXPECT_FALSE(t, is_alias(nomerge));
 	KTEST_EXPECT_PTR_NE(t, aligned->target, plain->target);	/* 48 is no multiple of 32 */
-	KTEST_EXPECT_PTR_NE(t, own->target, &kmem_cache_cache);
+	KTEST_EXPECT_PTR_NE(t, own->target, &cache_cache);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(own), 0);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(aligned), 0);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(nomerge), 0);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(ctor), 0);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(plain), 0);
+}
+
+/* __GFP_ZERO on a cache with a constructor: refused and counted, as in
+ * SLAB (the shared refuse_zero_with_ctor()); without it the cache works. */
+static void zeroing_constructed_object_refused(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_zero_ctor", 48, 0, 0, nothing, NULL);
+	long refused = atomic_long_read(&kmem_zero_ctor_refusals);
+	void *p;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_EXPECT_NULL(t, kmem_cache_alloc(c, GFP_KERNEL | __GFP_ZERO));	/* "...: refused" */
+	KTEST_EXPECT_EQ(t, atomic_long_read(&kmem_zero_ctor_refusals), refused + 1);
+	p = kmem_cache_alloc(c, GFP_KERNEL);
+	KTEST_EXPECT_NOT_NULL(t, p);
+	kmem_cache_free(c, p);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 }
 
 /* ---- counts, shrink, the partial list --------------------------------------------- */
@@ -488,10 +506,13 @@ static void kmalloc_classes_are_linux(struct ktest *t)
 		if (PAGE_SIZE == 4096)
 			KTEST_EXPECT_EQ(t, ksize(p), class);
 		KTEST_EXPECT_TRUE(t, READ_ONCE(virt_to_page(p)->flags) & PG_kmalloc);
+		KTEST_EXPECT_PTR_EQ(t, virt_to_page(p)->slab_cache, kmalloc_class(size));
 		kfree(p);
 		if (size > 256 && size < PAGE_SIZE / 2)
 			size += 7;	/* a few sizes a class above 256 are enough */
 	}
+	KTEST_EXPECT_EQ(t, kmalloc_max_size, 2 * PAGE_SIZE);
+	KTEST_EXPECT_NULL(t, kmalloc_class(2 * PAGE_SIZE + 1));
 	size = 2 * PAGE_SIZE + 1;
 	{
 		void *p = kmalloc(size, GFP_KERNEL);
@@ -522,6 +543,7 @@ static void validator_finds_damage(struct ktest *t)
 	local_irq_save(flags);
 	KTEST_ASSERT_EQ(t, kmem_validate(), 0);
 	page = slab_of(c, objs[0]);
+	KTEST_ASSERT_NOT_NULL(t, page);
 	s = slab_state(page);
 	KTEST_ASSERT_EQ(t, state_inuse(s), 1u);
 	KTEST_ASSERT_NE(t, state_free(s), SLUB_FREE_NONE);
@@ -549,6 +571,7 @@ static const struct ktest_case slub_cases[] = {
 	KTEST_CASE(caches_merge_into_kmalloc_classes),
 	KTEST_CASE(each_destroy_counts_its_own_objects),
 	KTEST_CASE(some_caches_never_merge),
+	KTEST_CASE(zeroing_constructed_object_refused),
 	KTEST_CASE(objects_in_use_are_exact),
 	KTEST_CASE(shrink_gives_empty_slabs_back),
 	KTEST_CASE(partial_list_keeps_min_partial),
@@ -561,6 +584,7 @@ static const struct ktest_case slub_cases[] = {
 static const struct ktest_suite slub_suite = {
 	.name = "slub",
 	.cases = slub_cases,
+	.init = allocator_suite_init,
 	.exit = slub_exit,
 };
 KTEST_SUITE(slub_suite);

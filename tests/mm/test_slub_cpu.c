@@ -16,6 +16,7 @@
 #include <tiny/smp.h>
 #include <tiny/string.h>
 #include "../../mm/slub.h"
+#include "allocator_suite.h"
 
 static void slub_cpu_exit(struct ktest *t)
 {
@@ -271,6 +272,7 @@ static void interrupted_free_sees_its_slab_go(struct ktest *t)
 	}
 	obj = objs[n / 2];
 	page = slab_of(intr.c, obj);
+	KTEST_ASSERT_NOT_NULL(t, page);
 	KTEST_EXPECT_NULL(t, here(intr.c)->freelist);
 	KTEST_EXPECT_EQ(t, here(intr.c)->slab, slab_base(page));
 	if (hook_or_skip(t, interrupt_flushes)) {
@@ -359,6 +361,7 @@ static void free_to_a_full_slab_freezes_it(struct ktest *t)
 		KTEST_ASSERT_TRUE(t, 0);
 	}
 	page = slab_of(c, objs[0]);
+	KTEST_ASSERT_NOT_NULL(t, page);
 	KTEST_EXPECT_NE(t, here(c)->slab, slab_base(page));
 	KTEST_EXPECT_FALSE(t, state_frozen(slab_state(page)));
 	KTEST_EXPECT_EQ(t, state_inuse(slab_state(page)), n);
@@ -482,6 +485,7 @@ static void free_from_another_cpu(struct ktest *t)
 	remote.obj = kmem_cache_alloc(c, GFP_KERNEL);
 	KTEST_ASSERT_NOT_NULL(t, remote.obj);
 	page = slab_of(c, remote.obj);
+	KTEST_ASSERT_NOT_NULL(t, page);
 	idx = slab_obj_index(c, slab_base(page), remote.obj);
 	KTEST_ASSERT_EQ(t, smp_call_function(remote_free, NULL, 1), 0);
 	KTEST_EXPECT_EQ(t, READ_ONCE(remote.done), 1);
@@ -701,6 +705,7 @@ static const struct ktest_case slub_cpu_cases[] = {
 static const struct ktest_suite slub_cpu_suite = {
 	.name = "slub_cpu",
 	.cases = slub_cpu_cases,
+	.init = allocator_suite_init,
 	.exit = slub_cpu_exit,
 };
 KTEST_SUITE(slub_cpu_suite);

@@ -114,9 +114,9 @@ static void boot_caches_and_bootstrap_sheaf(struct ktest *t)
 	unsigned int cpu;
 	void *p;
 
-	KTEST_EXPECT_EQ(t, kmem_cache_cache.barn.capacity, 0u);
+	KTEST_EXPECT_EQ(t, cache_cache.barn.capacity, 0u);
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		KTEST_EXPECT_EQ(t, ((struct slub_pcs *)arch_per_cpu_ptr(kmem_cache_cache.cpu.sheaves,
+		KTEST_EXPECT_EQ(t, ((struct slub_pcs *)arch_per_cpu_ptr(cache_cache.cpu.sheaves,
 									 cpu))->main->capacity, 0u);
 	c = own_cache("test_bootstrap", 64);	/* its struct: through the slab path */
 	KTEST_ASSERT_NOT_NULL(t, c);

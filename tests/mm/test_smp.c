@@ -322,7 +322,7 @@ static void debug_lock_reports_other_cpus(struct ktest *t)
 
 /* The lockup clock restarts on every hand-over: a wait in a queue that moves
  * is no lockup, however long (a ticket behind CPUs whose virtual CPUs the host
- * runs late: issue 34 saw every CPU report slob_lock, "not held", while the
+ * runs late: the smp suite once saw every CPU report slob_lock, "not held", while the
  * smp suite went on); a lock whose head stays put is one.  No CPU needed:
  * the clock is fed the heads and times a wait would see. */
 static void lockup_clock_restarts_on_every_hand_over(struct ktest *t)

@@ -9,8 +9,8 @@ allocators run out of memory and bench must count the failures and exit
 1; on 32 MiB the same run is clean and exits 0, the allocators take next
 to no host page fault (their RAM is backed before the replay), and
 neither does glibc in its timed pass (it is timed after a warm-up pass).
-The allocators run are ALLOCATORS (--allocators): SLAB, SLUB, SLOB and
-SLOB's fast heap.
+The allocators run are ALLOCATORS (--allocators): every one of
+scripts/allocators.py.
 Where the host runs no i386 program (scripts/i386_probe.py), the same
 runs use the 64-bit builds (bench-timed-64), and the word-size row must
 say so.
@@ -29,9 +29,10 @@ SHIPPED = os.path.join(ROOT, "tests", "traces", "linux-6.1-boot-files.ftrace.gz"
 BUILD = os.path.join(ROOT, "build")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from i386_probe import probe  # noqa: E402
+import allocators  # noqa: E402
 
 CASES = []
-ALLOCATORS = ("slab", "slub", "slob", "slob_fast")
+ALLOCATORS = tuple(allocators.present())
 
 
 def case(fn):
@@ -148,7 +149,7 @@ def verdict_counts_failures():
     if not faults or not all(f.isdigit() and int(f) < 100 for f in faults[:len(ALLOCATORS)]):
         problems.append(f"32 MiB: the allocators took host page faults in the replay "
                         f"(is the RAM not backed beforehand?): {faults}")
-    # glibc is timed on a second pass, its heap kept from the first (issue 32):
+    # glibc is timed on a second pass, its heap kept from the first (docs/goals.md):
     # without the warm-up it took about 1,700 faults on this trace, 140 with it
     glibc = len(ALLOCATORS)
     if not faults or len(faults) <= glibc or not faults[glibc].isdigit() or int(faults[glibc]) > 600:

@@ -9,7 +9,6 @@ allocation, a trailing "z" for the ZERO flag, "F<slot>" free, "T<us>" time.
 import gzip
 import json
 import os
-import struct
 import subprocess
 import sys
 import tempfile
@@ -20,6 +19,9 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 PY = "/usr/bin/python3"
 SCRIPT = os.path.join(ROOT, "scripts", "trace2replay")
 SHIPPED = os.path.join(ROOT, "tests", "traces", "linux-6.1-boot-files.ftrace.gz")
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from replayfmt import (CACHE, CACHE_ALLOC, FLAG_ZERO, FREE, HEADER, MAGIC, OP, OP_MASK,  # noqa: E402
+                       SLOT_SHIFT, TIME, VERSION)
 
 HEADER_KEYS = ("magic", "version", "nr_caches", "nr_ops", "nr_slots", "nr_allocs",
                "nr_frees", "duration_us")
@@ -108,16 +110,16 @@ def convert(tmp, trace, name="trace.ftrace", args=(), compress=False):
 
 def decode(data):
     """The replay file as {'header', 'caches', 'ops', 'raw_ops', 'size'}."""
-    header = dict(zip(HEADER_KEYS, struct.unpack_from("<4s7I", data)))
+    header = dict(zip(HEADER_KEYS, HEADER.unpack_from(data)))
     caches, ops = [], []
-    off = 32
+    off = HEADER.size
     for _ in range(header["nr_caches"]):
-        size, align, name = struct.unpack_from("<II24s", data, off)
+        size, align, name = CACHE.unpack_from(data, off)
         caches.append((size, align, name))
-        off += 32
-    raw_ops = [struct.unpack_from("<II", data, off + 8 * i) for i in range(header["nr_ops"])]
+        off += CACHE.size
+    raw_ops = [OP.unpack_from(data, off + OP.size * i) for i in range(header["nr_ops"])]
     for code, arg in raw_ops:
-        opcode, zero, slot = code & 3, "z" if code & 4 else "", code >> 8
+        opcode, zero, slot = code & OP_MASK, "z" if code & FLAG_ZERO else "", code >> SLOT_SHIFT
         ops.append([f"K{slot}:{arg}{zero}", f"C{slot}:{arg}{zero}", f"F{slot}", f"T{arg}"][opcode])
     return {"header": header, "caches": caches, "ops": ops, "raw_ops": raw_ops, "size": len(data)}
 
@@ -129,9 +131,9 @@ def cache_names(rep):
 def check_file(rep, stats=None):
     """Problems with a decoded replay file: the format's rules, checked here independently."""
     h, problems = rep["header"], []
-    if h["magic"] != b"TSRP" or h["version"] != 1:
+    if h["magic"] != MAGIC or h["version"] != VERSION:
         problems.append(f"magic {h['magic']!r} version {h['version']}")
-    want = 32 + 32 * h["nr_caches"] + 8 * h["nr_ops"]
+    want = HEADER.size + CACHE.size * h["nr_caches"] + OP.size * h["nr_ops"]
     if rep["size"] != want:
         problems.append(f"file is {rep['size']} bytes, header says {want}")
     for i, (size, align, name) in enumerate(rep["caches"]):
@@ -141,20 +143,20 @@ def check_file(rep, stats=None):
         problems.append("cache names are not unique")
     live, allocs, frees, highest, last_time = set(), 0, 0, -1, 0
     for n, (code, arg) in enumerate(rep["raw_ops"]):
-        opcode, slot = code & 3, code >> 8
+        opcode, slot = code & OP_MASK, code >> SLOT_SHIFT
         if code & 0xf8:
             problems.append(f"op {n}: reserved bits set in {code:#x}")
-        if opcode == 3:
-            if slot or code & 4 or arg < last_time + 1000:
+        if opcode == TIME:
+            if slot or code & FLAG_ZERO or arg < last_time + 1000:
                 problems.append(f"op {n}: bad TIME op {code:#x} {arg} (last {last_time})")
             last_time = arg
-        elif opcode == 2:
-            if slot not in live or arg or code & 4:
+        elif opcode == FREE:
+            if slot not in live or arg or code & FLAG_ZERO:
                 problems.append(f"op {n}: bad FREE of slot {slot}")
             live.discard(slot)
             frees += 1
         else:
-            if slot in live or (opcode == 1 and arg >= h["nr_caches"]):
+            if slot in live or (opcode == CACHE_ALLOC and arg >= h["nr_caches"]):
                 problems.append(f"op {n}: bad allocation into slot {slot} (arg {arg})")
             if min(set(range(slot + 1)) - live) != slot:
                 problems.append(f"op {n}: slot {slot} is not the lowest free one")
@@ -390,7 +392,7 @@ def header_counts_and_odd_lines():
             h = r.replay["header"]
             expect(problems, "header", [h[k] for k in HEADER_KEYS],
                    [b"TSRP", 1, 1, 7, 3, 4, 2, 2000])
-            expect(problems, "file size", r.replay["size"], 32 + 32 * 1 + 8 * 7)
+            expect(problems, "file size", r.replay["size"], HEADER.size + CACHE.size * 1 + OP.size * 7)
             expect(problems, "ops", r.replay["ops"],
                    ["K0:100", "C1:0z", "K2:7", "F1", "C1:0", "T2000", "F0"])
             expect_stats(problems, r.stats, events=7, other_events=1, kmalloc=2,
@@ -540,7 +542,7 @@ def dump_valid_file():
 
 
 def header(nr_caches, nr_ops, nr_slots, nr_allocs, nr_frees, duration=0):
-    return struct.pack("<4s7I", b"TSRP", 1, nr_caches, nr_ops, nr_slots, nr_allocs, nr_frees,
+    return HEADER.pack(MAGIC, VERSION, nr_caches, nr_ops, nr_slots, nr_allocs, nr_frees,
                        duration)
 
 
@@ -556,11 +558,11 @@ def dump_malformed_files():
             return problems, r.output()
         with open(os.path.join(tmp, "out.replay"), "rb") as f:
             good = f.read()
-        bad_free = header(0, 2, 1, 1, 1) + struct.pack("<4I", 2, 0, 0, 16)
-        wrapping = header(0, 2, 0x15555556, 1, 1) + struct.pack("<4I", 0, 16, 2, 0)
-        all_slots = header(0, 2, 0xffffffff, 1, 1) + struct.pack("<4I", 0, 16, 2, 0)
-        caches = header(0xffff, 0, 0, 0, 0) + bytes(32 * 0xffff)
-        name = header(1, 0, 0, 0, 0) + struct.pack("<II24s", 8, 0, b"evil\x1b[2J")
+        bad_free = header(0, 2, 1, 1, 1) + OP.pack(2, 0) + OP.pack(0, 16)
+        wrapping = header(0, 2, 0x15555556, 1, 1) + OP.pack(0, 16) + OP.pack(2, 0)
+        all_slots = header(0, 2, 0xffffffff, 1, 1) + OP.pack(0, 16) + OP.pack(2, 0)
+        caches = header(0xffff, 0, 0, 0, 0) + bytes(CACHE.size * 0xffff)
+        name = header(1, 0, 0, 0, 0) + CACHE.pack(8, 0, b"evil\x1b[2J")
         for label, data, phrase in (("truncated", good[:-3], "truncated"),
                                     ("magic", b"XXXX" + good[4:], "not a replay file"),
                                     ("empty-slot", bad_free, "op 0"),

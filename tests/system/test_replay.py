@@ -12,6 +12,7 @@ import subprocess
 from common import (PY, ROOT, QemuConsole, build_path, expect_in, full_trace, kernel,
                     memfree_after_shrink, qemu_run, small_trace, strip, work)
 from serial_log import FOOTPRINT_LINES, footprint, layout
+import allocators
 
 REPLAY_FIGURES = re.compile(r"^replay: (?:Slab at the peak|MemFree at the peak|allocation "
                             r"failures|peak live).*$", re.M)
@@ -256,10 +257,7 @@ CASES = [
     console_replay_repeats_and_stops,
     replay_malformed_module,
     replay_too_small,
-    agreement_case("slab"),
-    agreement_case("slob"),
-    agreement_case("slub"),
-    agreement_case("slub_tiny"),
+] + [agreement_case(a) for a in allocators.present(("allocator",))] + [
     compare_tool,
     replay_without_a_peak,
     console_replay_summary,

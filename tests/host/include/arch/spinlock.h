@@ -18,6 +18,10 @@
 #include <tiny/kconfig.h>
 #include <tiny/types.h>
 
+/* The lock is the kernel's own C (<tiny/spinlock_smp.h>): its lock-prefixed
+ * instructions run on the host as in the kernel (scripts/kernel_cost.py). */
+#define HOST_EXECUTED_INSNS_SPINLOCK	"lock cmpxchg"
+
 /* Runs the interrupts pending on this thread's CPU if its interrupt flag
  * is on (tests/host/smp.c). */
 void host_poll_irqs(void);
