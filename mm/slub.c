@@ -780,7 +780,8 @@ static long handle_bytes(const struct kmem_cache *c)
 }
 
 /* bytes_used: objects callers hold, at their stride, counted through every
- * handle (listed ones, and orphans); the allocator's own are not counted.
+ * handle (listed ones, and orphans); the allocator's own are not counted
+ * (cache structs; sheaves, which are kmalloc() blocks: a running total).
  * A walk of the caches: the fast paths count no bytes. */
 void __kmem_get_stats(struct kmem_stats *st)
 {
@@ -798,6 +799,7 @@ void __kmem_get_stats(struct kmem_stats *st)
 	list_for_each_entry(cc, &slab_caches, list)
 		bytes += handle_bytes((struct kmem_cache *)cc);
 	spin_unlock_irqrestore(&slab_caches_lock, save);
+	bytes -= (long)slub_sheaf_bytes();
 	st->bytes_used = bytes > 0 ? (unsigned long)bytes : 0;
 }
 

@@ -462,6 +462,13 @@ static inline unsigned long slub_sheaved_objects(struct kmem_cache *c)
 	return 0;
 }
 
+/* Bytes of every cache's sheaves: kmalloc() blocks, the allocator's own,
+ * which bytes_used leaves out. */
+static inline unsigned long slub_sheaf_bytes(void)
+{
+	return 0;
+}
+
 /* The full and the empty sheaves in c's barn. */
 static inline unsigned int slub_barn_full(const struct kmem_cache *c)
 {

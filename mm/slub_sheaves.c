@@ -140,14 +140,32 @@ void slub_mode_kmalloc_ready(void)
 
 /* ---- sheaves -------------------------------------------------------------------- */
 
-/* A new empty sheaf for c, or NULL. */
+/* Bytes of every sheaf, at its kmalloc() class's stride: the allocator's
+ * own, which bytes_used leaves out (slub_sheaf_bytes()). */
+static atomic_long_t sheaf_bytes_total;
+
+unsigned long slub_sheaf_bytes(void)
+{
+	return (unsigned long)atomic_long_read(&sheaf_bytes_total);
+}
+
+/* A new empty sheaf for c, or NULL: a block of a kmalloc() class taken
+ * from that class's slabs, never from its sheaves, so that no sheaf holds
+ * another and a flush in any order of caches leaves every slab empty that
+ * should be.  Any context; c's flag may be held (the class may be c). */
 static struct slub_sheaf *sheaf_new(struct kmem_cache *c, gfp_t flags)
 {
 	unsigned int capacity = READ_ONCE(c->barn.capacity);
-	struct slub_sheaf *s = __kmalloc(sheaf_bytes(capacity), (flags & ~__GFP_ZERO) | __GFP_NOWARN);
+	struct kmem_cache *k = kmalloc_class(sheaf_bytes(capacity));
+	struct slub_sheaf *s;
 
-	if (s)
-		*s = (struct slub_sheaf){ .capacity = capacity };
+	if (!k)
+		return NULL;
+	s = slab_alloc_locked_out(k, k, (flags & ~__GFP_ZERO) | __GFP_NOWARN);
+	if (!s)
+		return NULL;
+	atomic_long_add((long)k->size, &sheaf_bytes_total);
+	*s = (struct slub_sheaf){ .capacity = capacity };
 	return s;
 }
 
@@ -156,17 +174,37 @@ static int sheaf_real(const struct slub_sheaf *s)
 	return s && s != &bootstrap_sheaf;
 }
 
+/* Gives an empty sheaf back to its class's slab (as sheaf_new()). */
 static void sheaf_free(struct slub_sheaf *s)
 {
-	if (sheaf_real(s))
-		__kfree(s);
+	struct kmem_cache *k;
+	struct page *page;
+	unsigned int flags;
+	uintptr_t base;
+	long idx;
+
+	if (!sheaf_real(s))
+		return;
+	page = virt_to_page(s);
+	flags = READ_ONCE(page->flags);
+	k = page_kmalloc_class(page, flags);
+	idx = k ? slub_obj_check(k, flags, s, &base) : -1;
+	if (WARN_ON(idx < 0))
+		return;
+	atomic_long_add(-(long)k->size, &sheaf_bytes_total);
+	if (slab_free_locked_out(k, k, s, base, (unsigned int)idx))
+		pr_err("slub: sheaf %p refused by its slab\n", (void *)s);
 }
 
-/* Gives every object of s back to its slab.  Any context. */
+/* Gives every object of s back to its slab.  An object its slab refuses
+ * (freed twice, the second time into a sheaf: a slab whose objects are all
+ * free, or the object heads its free list) is reported as the free it
+ * was.  Any context. */
 static void sheaf_flush(struct kmem_cache *c, struct slub_sheaf *s)
 {
 	unsigned int size = READ_ONCE(s->size);
 	unsigned long save;
+	const char *why;
 	uintptr_t base;
 	void *obj;
 	long idx;
@@ -176,8 +214,10 @@ static void sheaf_flush(struct kmem_cache *c, struct slub_sheaf *s)
 		obj = s->objects[--size];
 		WRITE_ONCE(s->size, size);	/* never both in the sheaf and on its slab */
 		idx = slub_obj_check(c, READ_ONCE(virt_to_page(obj)->flags), obj, &base);
-		if (WARN_ON(idx < 0) || free_to_slab(c, obj, base, (unsigned int)idx, 1))
-			pr_err("slub: %s: sheaf object %p refused by its slab\n", c->common.name, obj);
+		why = WARN_ON(idx < 0) ? "not an object of the cache" :
+		      free_to_slab(c, obj, base, (unsigned int)idx, 1);
+		if (why)
+			kmem_bad_free("kmem_cache_free", obj, why, __builtin_return_address(0));
 	}
 	local_irq_restore(save);
 }
@@ -375,29 +415,35 @@ static int release_cached(struct kmem_cache *c, struct slub_pcs *pcs)
 	return objects != 0;
 }
 
-/* Takes up to n objects of c into dst, from partial slabs and new slabs;
- * when the page allocator has no slab, once after release_cached().
- * Returns the objects taken (0: out of memory). */
+/* A new slab of c on its partial list: 1, or 0 if the page allocator has
+ * none. */
+static int add_new_slab(struct kmem_cache *c, gfp_t flags)
+{
+	struct page *page = new_slab(c, flags);
+	unsigned long save;
+
+	if (!page)
+		return 0;
+	spin_lock_irqsave(&c->list_lock, save);
+	add_partial(c, page, 0);
+	spin_unlock_irqrestore(&c->list_lock, save);
+	return 1;
+}
+
+/* Takes up to n objects of c into dst, from partial slabs, else from one
+ * new slab (a refill takes no more pages than a slab: other CPUs may take
+ * it meanwhile, and then another); when the page allocator has no slab,
+ * once more after release_cached().  Returns the objects taken (0: out
+ * of memory). */
 static unsigned int slab_take(struct kmem_cache *c, struct slub_pcs *pcs, void **dst,
 			      unsigned int n, gfp_t flags)
 {
-	unsigned int got = 0;
-	unsigned long save;
+	unsigned int got;
 	int retried = 0;
-	struct page *page;
 
-	while ((got += take_partial(c, dst + got, n - got)) < n) {
-		page = new_slab(c, flags);
-		if (!page && !got && !retried && release_cached(c, pcs)) {
-			retried = 1;
-			continue;
-		}
-		if (!page)
+	while (!(got = take_partial(c, dst, n)))
+		if (!add_new_slab(c, flags) && (retried++ || !release_cached(c, pcs)))
 			break;
-		spin_lock_irqsave(&c->list_lock, save);
-		add_partial(c, page, 0);
-		spin_unlock_irqrestore(&c->list_lock, save);
-	}
 	return got;
 }
 
@@ -611,22 +657,27 @@ void slub_cpu_close(struct kmem_cache *c)
 	slub_percpu_free(per_cpu_pcs(c, 0));
 }
 
-/* Empties this CPU's sheaves of c to the slabs and gives the spare back:
- * 1, or 0 if code this interrupted holds the flag.  Interrupts off. */
+/* Empties this CPU's sheaves of c to the slabs and gives them back (main
+ * becomes the bootstrap sheaf again, so that a shrink leaves no sheaf
+ * behind): 1, or 0 if code this interrupted holds the flag.  Interrupts
+ * off. */
 static int flush_cpu_sheaves(struct kmem_cache *c)
 {
 	struct slub_pcs *pcs = this_pcs(c);
-	struct slub_sheaf *spare;
+	struct slub_sheaf *main, *spare;
 
 	assert_irqs_disabled();
 	if (!pcs_trylock(c->cpu.sheaves))
 		return 0;
-	sheaf_flush(c, pcs->main);
+	main = pcs->main;
 	spare = pcs->spare;
+	pcs->main = &bootstrap_sheaf;
 	pcs->spare = NULL;
+	pcs_unlock(c->cpu.sheaves);
+	sheaf_flush(c, main);
 	if (spare)
 		sheaf_flush(c, spare);
-	pcs_unlock(c->cpu.sheaves);
+	sheaf_free(main);
 	sheaf_free(spare);
 	return 1;
 }

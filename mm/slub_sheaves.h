@@ -15,6 +15,8 @@
 void slub_mode_kmalloc_ready(void);
 /* Objects c's sheaves hold, on every CPU and in its barn: read racily. */
 unsigned long slub_sheaved_objects(struct kmem_cache *c);
+/* Bytes of every cache's sheaves (kmalloc() blocks at their stride). */
+unsigned long slub_sheaf_bytes(void);
 
 static inline unsigned int slub_barn_full(const struct kmem_cache *c)
 {
