@@ -582,14 +582,17 @@ noinline const char *sheaf_free_slow(struct kmem_cache *c, struct kmem_cache *h,
 				     uintptr_t base, unsigned int idx)
 {
 	struct slub_sheaf *main;
+	const char *why;
 
 	if (!make_room(c)) {
 		pcs_unlock(c->cpu.sheaves);
 		return slab_free_locked_out(c, h, obj, base, idx);
 	}
+	if (kmem_memcheck_watches() && (why = sheaf_tell_free(c, obj, base, idx))) {
+		pcs_unlock(c->cpu.sheaves);
+		return why;
+	}
 	main = this_pcs(c)->main;
-	if (kmem_memcheck_watches())
-		slub_mark_freed(c, obj);
 	main->objects[main->size] = obj;
 	WRITE_ONCE(main->size, main->size + 1);
 	arch_this_cpu_add(h->cpu.count, -1);

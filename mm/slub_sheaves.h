@@ -42,6 +42,31 @@ void *slab_alloc_locked_out(struct kmem_cache *c, struct kmem_cache *h, gfp_t fl
 const char *slab_free_locked_out(struct kmem_cache *c, struct kmem_cache *h, void *obj,
 				 uintptr_t base, unsigned int idx);
 
+/* Why the slab at base would refuse a free of its object idx now (it
+ * heads the slab's free list, or the slab has no object in use): what
+ * free_to_slab() refuses, read from the slab's state alone; NULL if
+ * nothing.  An object in a sheaf is in use for its slab. */
+static inline const char *sheaf_refusal(uintptr_t base, unsigned int idx)
+{
+	u32 s = slab_state(slab_page(base));
+
+	return state_free(s) == idx ? JUST_FREED : !state_inuse(s) ? ALL_FREE : NULL;
+}
+
+/* With a memory checker watching: tells it of the free of obj unless its
+ * slab would refuse it (a checker hears of a free only once the allocator
+ * has checked it, and a sheaf reaches the slab later).  NULL if told, else
+ * why refused. */
+static inline const char *sheaf_tell_free(const struct kmem_cache *c, void *obj,
+					  uintptr_t base, unsigned int idx)
+{
+	const char *why = sheaf_refusal(base, idx);
+
+	if (!why)
+		slub_mark_freed(c, obj);
+	return why;
+}
+
 /* Takes this CPU's flag of the sheaves at p: 1, or 0 if code this
  * interrupted holds it.  A plain read, then a plain write: an interrupt in
  * between takes and gives it back whole.  No lock prefix. */
@@ -86,6 +111,7 @@ static __always_inline const char *slub_free(struct kmem_cache *c, struct kmem_c
 	percpu_off_t p = c->cpu.sheaves;
 	struct slub_sheaf *main;
 	unsigned int size;
+	const char *why;
 
 	if (unlikely(!pcs_trylock(p)))
 		return slab_free_locked_out(c, h, obj, base, idx);
@@ -97,8 +123,10 @@ static __always_inline const char *slub_free(struct kmem_cache *c, struct kmem_c
 	}
 	if (unlikely(size == main->capacity))
 		return sheaf_free_slow(c, h, obj, base, idx);
-	if (kmem_memcheck_watches())
-		slub_mark_freed(c, obj);
+	if (kmem_memcheck_watches() && (why = sheaf_tell_free(c, obj, base, idx))) {
+		pcs_unlock(p);
+		return why;
+	}
 	main->objects[size] = obj;
 	WRITE_ONCE(main->size, size + 1);
 	arch_this_cpu_add(h->cpu.count, -1);
