@@ -19,11 +19,10 @@
  *
  * Slow paths, the flag held.  Allocation with main empty: swap in a spare
  * that has objects, else trade main for a full sheaf of the barn, else
- * refill main in bulk from partial slabs and new slabs under list_lock.
- * Free with main full: swap in an empty spare, else trade main for an
- * empty sheaf of the barn, else get a new empty sheaf (kmalloc(): one of
- * the cache's own class comes from its slab path, as the flag is held) and
- * try again, else flush main to its slabs.
+ * refill main in bulk from partial slabs, else from one new slab, under
+ * list_lock.  Free with main full: swap in an empty spare, else trade main
+ * for an empty sheaf of the barn, else get a new empty sheaf and try
+ * again, else flush main to its slabs.
  * Objects go to slabs by free_to_slab() (mm/slub_percpu.c: a
  * compare-and-exchange of the slab's state, list_lock only when the slab
  * changes lists).
@@ -39,26 +38,31 @@
  * only) for the boot cache of caches and for the debugging layer's caches
  * (SLAB_KMEM_DEBUGGED).
  *
- * Bootstrap.  Every CPU's main starts as the static bootstrap sheaf, of
- * capacity 0 and never full of anything, so that the first allocation or
- * free on a CPU takes the slow path, which gives the CPU a real sheaf if
- * the cache has a capacity.  The kmalloc() classes are made before any
- * sheaf can be a kmalloc() block: they get their capacity once they all
- * exist (slub_mode_kmalloc_ready()), as Linux's bootstrap sheaf waits for
- * them, and their real sheaves on first use.
+ * Bootstrap.  A cache gets a real, empty main sheaf on every possible
+ * CPU when it is made (as in Linux), so that its first allocation takes a
+ * page for a slab, not for a sheaf; a flush gives main back, and the next
+ * use on that CPU makes one (install_main()).  The kmalloc() classes are made before any
+ * sheaf can be a kmalloc() block: their mains are the static bootstrap
+ * sheaf, of capacity 0 and never full of anything, until they all exist
+ * (slub_mode_kmalloc_ready() gives them capacity and mains; a main it
+ * could not make is made on first use).  Sheaves are blocks of the
+ * kmalloc() classes taken from and given back to their slabs directly,
+ * never through sheaves, so that no sheaf sits in another and a flush of
+ * the caches in any order leaves every empty slab empty; their bytes are
+ * the allocator's own, left out of bytes_used.
  *
- * Flushing.  Shrink, destroy, reclaim and kmem_validate()'s callers that
- * need it flush: every CPU empties its sheaves of the cache to the slabs
- * under its flag (on_each_cpu(); a CPU whose flag an interrupt found taken
- * is asked again), then the barn's full sheaves go to the slabs and its
- * empty ones to kfree().  When the page allocator cannot give a slab, the
+ * Flushing.  Shrink, destroy and reclaim flush: every CPU empties its
+ * sheaves of the cache to the slabs under its flag and gives them back
+ * (on_each_cpu(); a CPU whose flag an interrupt found taken is asked
+ * again), then the barn's full sheaves go to the slabs and every barn
+ * sheaf back to its class.  When the page allocator cannot give a slab, the
  * cache's barn and this CPU's spare are flushed and the slab tried once
  * more.
  *
  * Lock order: slub.c's, with this CPU's flag of a cache first (never
  * waited for: a trylock), then a barn's lock or a list_lock, never both.
- * Sheaves are kmalloc() blocks: taking or giving one back may enter
- * another cache's sheaves, or this one's slab path.
+ * Sheaves are kmalloc() blocks: taking or giving one back enters a class's
+ * slab path (its list_lock), never its sheaves.
  */
 #include <tiny/kernel.h>
 #include <tiny/irqflags.h>
@@ -124,18 +128,6 @@ static void round_capacities(void)
 						      sizeof(void *)) : linux_capacity[i];
 		__kfree(p);
 	}
-}
-
-void slub_mode_kmalloc_ready(void)
-{
-	struct kmem_cache *c;
-	struct list_head *pos;
-
-	round_capacities();
-	sheaves_ready = 1;
-	for_each_target(c, pos)
-		if (c->common.flags & CFLGS_KMALLOC)
-			WRITE_ONCE(c->barn.capacity, cache_capacity(c));
 }
 
 /* ---- sheaves -------------------------------------------------------------------- */
@@ -618,6 +610,58 @@ int slub_just_freed(struct kmem_cache *c, const void *obj, uintptr_t base)
 
 /* ---- opening, closing, flushing ----------------------------------------------------- */
 
+/* Gives c a real main sheaf on every possible CPU that has the bootstrap
+ * one, as Linux does when it makes a cache, so that its first allocation
+ * takes no page for a sheaf: 0, or -1 if out of memory (those made
+ * stay).  c on no CPU yet, or boot. */
+static int install_mains(struct kmem_cache *c, gfp_t flags)
+{
+	struct slub_sheaf *s;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < num_possible_cpus(); cpu++) {
+		if (sheaf_real(per_cpu_pcs(c, cpu)->main))
+			continue;
+		s = sheaf_new(c, flags);
+		if (!s)
+			return -1;
+		per_cpu_pcs(c, cpu)->main = s;
+	}
+	return 0;
+}
+
+/* The kmalloc() classes get their capacity and their sheaves once they
+ * all exist.  Boot, one CPU. */
+void slub_mode_kmalloc_ready(void)
+{
+	struct kmem_cache *c;
+	struct list_head *pos;
+
+	round_capacities();
+	sheaves_ready = 1;
+	for_each_target(c, pos)
+		if (c->common.flags & CFLGS_KMALLOC) {
+			WRITE_ONCE(c->barn.capacity, cache_capacity(c));
+			install_mains(c, GFP_KERNEL);	/* else on first use */
+		}
+}
+
+/* Gives back c's sheaves: every CPU's (empty) and the barn's. */
+static void free_sheaves(struct kmem_cache *c)
+{
+	unsigned int cpu;
+
+	barn_flush(c);
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct slub_pcs *pcs = per_cpu_pcs(c, cpu);
+
+		WARN_ON(pcs->main->size || (pcs->spare && pcs->spare->size));
+		sheaf_free(pcs->main);
+		sheaf_free(pcs->spare);
+	}
+	slub_percpu_free(per_cpu_pcs(c, 0));
+}
+
 int slub_cpu_open(struct kmem_cache *c)
 {
 	struct slub_pcs *pcs;
@@ -638,31 +682,27 @@ int slub_cpu_open(struct kmem_cache *c)
 		per_cpu_pcs(c, cpu)->main = &bootstrap_sheaf;
 	barn_init(&c->barn);
 	c->barn.capacity = cache_capacity(c);
+	if (c->barn.capacity && install_mains(c, GFP_KERNEL)) {
+		free_sheaves(c);
+		slub_count_close(c);
+		return -1;
+	}
 	return 0;
 }
 
 /* c is dead: its sheaves, flushed, go back. */
 void slub_cpu_close(struct kmem_cache *c)
 {
-	unsigned int cpu;
-
 	slub_count_close(c);
-	if (!c->cpu.sheaves)
-		return;
-	barn_flush(c);
-	for (cpu = 0; cpu < NR_CPUS; cpu++) {
-		struct slub_pcs *pcs = per_cpu_pcs(c, cpu);
-
-		WARN_ON(pcs->main->size || (pcs->spare && pcs->spare->size));
-		sheaf_free(pcs->main);
-		sheaf_free(pcs->spare);
-	}
-	slub_percpu_free(per_cpu_pcs(c, 0));
+	if (c->cpu.sheaves)
+		free_sheaves(c);
 }
 
-/* Empties this CPU's sheaves of c to the slabs and gives them back (main
- * becomes the bootstrap sheaf again, so that a shrink leaves no sheaf
- * behind): 1, or 0 if code this interrupted holds the flag.  Interrupts
+/* Empties this CPU's sheaves of c to the slabs and gives them back, main
+ * too (the bootstrap sheaf again, until the next use makes one): which
+ * sheaf is main changes with every trade, so one kept would be any sheaf,
+ * on any page of its class, and a reclaim could not give every page
+ * back.  1, or 0 if code this interrupted holds the flag.  Interrupts
  * off. */
 static int flush_cpu_sheaves(struct kmem_cache *c)
 {

@@ -106,7 +106,9 @@ static void capacity_follows_linux(struct ktest *t)
 /* The cache of caches, made before kmalloc(), has no sheaves: its main is
  * the static bootstrap sheaf, of capacity 0, on every CPU, and it works
  * through the slab path; the kmalloc() classes got their capacity once
- * they all existed. */
+ * they all existed; a cache made later has a real, empty main sheaf on
+ * every possible CPU from its creation (as in Linux), so that its first
+ * allocation takes no page for a sheaf. */
 static void boot_caches_and_bootstrap_sheaf(struct ktest *t)
 {
 	struct kmem_cache *c, *k;
@@ -125,9 +127,13 @@ static void boot_caches_and_bootstrap_sheaf(struct ktest *t)
 	k = virt_to_page(p)->slab_cache;
 	KTEST_EXPECT_GT(t, k->barn.capacity, 0u);
 	kfree(p);
-	for (cpu = 0; cpu < NR_CPUS; cpu++)	/* untouched: the bootstrap sheaf */
-		KTEST_EXPECT_EQ(t, ((struct slub_pcs *)arch_per_cpu_ptr(c->cpu.sheaves,
-									 cpu))->main->capacity, 0u);
+	for (cpu = 0; cpu < num_possible_cpus(); cpu++) {	/* made with the cache */
+		struct slub_sheaf *main = ((struct slub_pcs *)arch_per_cpu_ptr(c->cpu.sheaves,
+									       cpu))->main;
+
+		KTEST_EXPECT_EQ(t, main->capacity, c->barn.capacity);
+		KTEST_EXPECT_EQ(t, main->size, 0u);
+	}
 	local_irq_save(flags);
 	p = kmem_cache_alloc(c, GFP_ATOMIC);
 	KTEST_EXPECT_EQ(t, here(c)->main->capacity, c->barn.capacity);
