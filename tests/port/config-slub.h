@@ -3,6 +3,7 @@
  * slabs, self-tests. */
 #define CONFIG_SLUB 1
 #define CONFIG_SLAB_REGISTRY 1
+#define CONFIG_KMALLOC_CLASSES 1
 #define CONFIG_SLUB_CPU_SLAB 1
 #define CONFIG_SLUB_PERCPU 1
 #define CONFIG_NR_CPUS 1

@@ -2,6 +2,7 @@
  * as Kconfig's autoconf.h would give it: one CPU, SLUB_TINY, self-tests. */
 #define CONFIG_SLUB 1
 #define CONFIG_SLAB_REGISTRY 1
+#define CONFIG_KMALLOC_CLASSES 1
 #define CONFIG_SLUB_TINY 1
 #define CONFIG_NR_CPUS 1
 #define CONFIG_MAX_ORDER 11
