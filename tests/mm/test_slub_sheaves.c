@@ -9,7 +9,7 @@
  * allocator fails, the cheap checks of a free, the capacities Linux
  * computes, the boot caches without sheaves and the bootstrap sheaf, and
  * a shrink that reaches every CPU.  These look inside the caches through
- * mm/slub.h.
+ * mm/slub.h (skipped under kmem_debug: allocator_suite.h).
  */
 #include <tiny/kernel.h>
 #include <tiny/fault_inject.h>
@@ -18,6 +18,7 @@
 #include <tiny/smp.h>
 #include <tiny/string.h>
 #include "../../mm/slub.h"
+#include "allocator_suite.h"
 
 static void sheaves_exit(struct ktest *t)
 {
@@ -466,6 +467,7 @@ static const struct ktest_case sheaves_cases[] = {
 static const struct ktest_suite sheaves_suite = {
 	.name = "slub_sheaves",
 	.cases = sheaves_cases,
+	.init = allocator_suite_init,
 	.exit = sheaves_exit,
 };
 KTEST_SUITE(sheaves_suite);
