@@ -347,8 +347,9 @@ sizes:
 		$(addprefix --cost $(SIZES_BUILD)/slab-cost-,kallsyms logbuf debug_kmem fault_injection) \
 		--out $(srctree)/docs/results/sizes-$(SIZES_DATE).txt --readme $(srctree)/README.md
 
-## fastpath    SLUB's fast paths in the SMP and uniprocessor kernels as built (objdump), checked
-##             for no lock prefix and no interrupt disable: docs/results/slub-fastpath-DATE.txt
+## fastpath    SLUB's fast paths (CPU slabs and sheaves) in the SMP and uniprocessor kernels as
+##             built (objdump), checked for no lock prefix and no interrupt disable (sheaves: no
+##             cmpxchg either): docs/results/slub-fastpath-DATE.txt
 ##             and the block in docs/design.md; then every allocator's kmalloc, kfree,
 ##             kmem_cache_alloc and kmem_cache_free fast paths, SMP and uniprocessor: what
 ##             they execute, checked against what the host glue executes or charges, with
@@ -359,7 +360,8 @@ fastpath:
 	+$(Q)for a in $(FASTPATH_ALLOCS); do $(call build_tweaked,$${a},smp,--disable SELFTEST) && \
 		$(call build_tweaked,$${a},up,$(UP)) || exit 1; done
 	$(Q)$(PYTHON) $(srctree)/scripts/fastpath-disasm $(SIZES_BUILD)/slub-smp/vmlinux \
-		$(SIZES_BUILD)/slub-up/vmlinux --out $(srctree)/docs/results/slub-fastpath-$(SIZES_DATE).txt \
+		$(SIZES_BUILD)/slub-up/vmlinux $(SIZES_BUILD)/slub_sheaves-smp/vmlinux \
+		$(SIZES_BUILD)/slub_sheaves-up/vmlinux --out $(srctree)/docs/results/slub-fastpath-$(SIZES_DATE).txt \
 		--design $(srctree)/docs/design.md
 	$(Q)$(probe_i386)
 	$(Q)$(with_i386) $(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=slab bench-insns

@@ -708,8 +708,8 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align
 			MAX_DEBUG_CACHES, name);
 		return __kmem_cache_create(name, size, align, flags, ctor, dtor);
 	}
-	raw = __kmem_cache_create(name, off + size + RZ_BYTES, align, flags | SLAB_NO_MERGE,
-				  NULL, NULL);
+	raw = __kmem_cache_create(name, off + size + RZ_BYTES, align,
+				  flags | SLAB_NO_MERGE | SLAB_KMEM_DEBUGGED, NULL, NULL);
 	save = caches_lock_all();
 	if (!raw) {
 		desc_put(dc);

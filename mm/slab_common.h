@@ -60,6 +60,9 @@ void __kmem_get_pages(struct kmem_stats *stats);
 /* A kmem_cache_create() flag for the allocators' own callers: never merge
  * this cache with another (SLUB; kmem_debug.c's debugged caches). */
 #define SLAB_NO_MERGE		0x01000000UL
+/* ... and a cache of the debugging layer (mm/kmem_debug.c): SLUB gives it
+ * no sheaves, as Linux gives none to a cache it debugs. */
+#define SLAB_KMEM_DEBUGGED	0x02000000UL
 
 /* The part of every cache that slab_common.c keeps: each allocator's
  * struct kmem_cache begins with it (KMEM_CACHE_COMMON_FIRST() after the

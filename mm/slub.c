@@ -1,7 +1,10 @@
-/* slub.c - SLUB, the unqueued slab allocator (CONFIG_SLUB): what its two
- * modes share.  The per-CPU slabs and their lockless fast path are in
- * slub_cpu.c; SLUB_TINY, which has no per-CPU state at all, is in
- * slub_tiny.c; the reports and the validator in slub_info.c.
+/* slub.c - SLUB, the unqueued slab allocator (CONFIG_SLUB): what its three
+ * per-CPU layers share.  Sheaves (per-CPU arrays of objects and a barn of
+ * them per node, Linux 7.0) are in slub_sheaves.c; the per-CPU slabs and
+ * their lockless fast path (Linux 2.6.22 to 6.x) in slub_cpu.c; SLUB_TINY,
+ * which has no per-CPU state at all, in slub_tiny.c; the per-CPU data of
+ * the first two in slub_percpu.c; the reports and the validator in
+ * slub_info.c.
  *
  * No queues.  A slab is 2^order pages of objects of one size and nothing
  * else: no descriptor, no colour.  A free object holds the address of the
@@ -814,7 +817,8 @@ static long handle_bytes(const struct kmem_cache *c)
 }
 
 /* bytes_used: objects callers hold, at their stride, counted through every
- * handle (listed ones, and orphans); the allocator's own are not counted.
+ * handle (listed ones, and orphans); the allocator's own are not counted
+ * (cache structs; sheaves, which are kmalloc() blocks: a running total).
  * A walk of the caches: the fast paths count no bytes. */
 void __kmem_get_stats(struct kmem_stats *st)
 {
@@ -832,6 +836,7 @@ void __kmem_get_stats(struct kmem_stats *st)
 	list_for_each_entry(cc, &slab_caches, list)
 		bytes += handle_bytes((struct kmem_cache *)cc);
 	spin_unlock_irqrestore(&slab_caches_lock, save);
+	bytes -= (long)slub_sheaf_bytes();
 	st->bytes_used = bytes > 0 ? (unsigned long)bytes : 0;
 }
 
@@ -849,6 +854,7 @@ void kmem_cache_init(void)
 	if (cache_open(&cache_cache) || kmem_cache_register(&cache_cache))
 		panic("SLUB: cannot make the cache of caches");
 	kmalloc_classes_init();
+	slub_mode_kmalloc_ready();
 	pr_info("%s: kmalloc classes of %zu to %zu bytes, slab orders up to %u, "
 		"at least %u objects a slab (%u CPU(s))\n", kmem_allocator_name,
 		kmalloc_classes[0].cs_size, kmalloc_max_size, slub_max_order, min_objects_wanted(), num_possible_cpus());

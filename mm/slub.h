@@ -1,7 +1,8 @@
-/* slub.h - SLUB's internal structures, shared by slub.c (what both modes
- * share), slub_cpu.c (per-CPU slabs: CONFIG_SLUB without SLUB_TINY),
- * slub_tiny.c (CONFIG_SLUB_TINY), slub_info.c (reports, validator) and the
- * SLUB self-tests.  Not a public header: callers use <tiny/slab.h>.
+/* slub.h - SLUB's internal structures, shared by slub.c (what every mode
+ * shares), slub_sheaves.c (sheaves: CONFIG_SLUB_SHEAVES), slub_cpu.c
+ * (per-CPU slabs: CONFIG_SLUB_CPU_SLAB), slub_tiny.c (CONFIG_SLUB_TINY),
+ * slub_percpu.c (what the first two share), slub_info.c (reports,
+ * validator) and the SLUB self-tests.  Not a public header: callers use <tiny/slab.h>.
  */
 #ifndef MM_SLUB_H
 #define MM_SLUB_H
@@ -97,9 +98,21 @@ struct slub_cpu_ref {
 
 struct slub_cpu_partial {
 };
+
+struct slub_barn {
+};
 #else
 #include <arch/percpu.h>
 
+/* A per-CPU slot (mm/slub_percpu.c): four words, each layer's per-CPU
+ * struct fills one. */
+struct slub_percpu_slot {
+	struct slub_percpu_slot *next;	/* on the free slots */
+	unsigned long unused[3];
+} __aligned(2 * sizeof(long));
+#endif
+
+#if IS_ENABLED(CONFIG_SLUB_CPU_SLAB)
 /* With per-CPU slabs, each CPU's part of a cache (mm/slub_cpu.c), Linux's
  * four words: its copies are ARCH_PERCPU_STRIDE apart (<arch/percpu.h>),
  * several caches' side by side in one stride.  freelist and tid are
@@ -123,6 +136,49 @@ struct slub_cpu_ref {
 /* The partial slabs a CPU keeps of the cache, at most. */
 struct slub_cpu_partial {
 	unsigned int limit;
+};
+
+struct slub_barn {
+};
+#endif
+
+#if IS_ENABLED(CONFIG_SLUB_SHEAVES)
+/* A sheaf (mm/slub_sheaves.c): an array of free objects of one cache, a
+ * kmalloc() block of exactly its class (the static bootstrap sheaf has
+ * capacity 0).  Changed only by the CPU that holds it under its flag, or
+ * under the barn's lock while on the barn. */
+struct slub_sheaf {
+	struct list_head barn_list;	/* on the barn's full or empty list */
+	unsigned int size;		/* objects in it: objects[0 .. size) */
+	unsigned int capacity;
+	void *objects[];
+};
+
+/* Each CPU's sheaves of a cache, one per-CPU slot.  locked is the local
+ * trylock: taken and released with plain per-CPU operations. */
+struct slub_pcs {
+	unsigned long locked;		/* 1 while this CPU's code uses the sheaves */
+	struct slub_sheaf *main;	/* allocations pop it, frees push it */
+	struct slub_sheaf *spare;	/* NULL, or a sheaf full or empty to swap in */
+	unsigned long unused;
+} __aligned(2 * sizeof(long));
+
+struct slub_cpu_ref {
+	percpu_off_t sheaves;		/* its struct slub_pcs (0 for an alias) */
+	percpu_off_t count;		/* a long: as with per-CPU slabs */
+};
+
+struct slub_cpu_partial {
+};
+
+/* The node's barn: full and empty sheaves between the CPUs and the slabs,
+ * at most SHEAVES_BARN_MAX of each; capacity is the cache's sheaves' (0:
+ * the cache has none). */
+struct slub_barn {
+	spinlock_t lock;		/* the lists and counts (interrupts off) */
+	struct list_head full, empty;
+	unsigned int nr_full, nr_empty;	/* read without the lock first */
+	unsigned int capacity;
 };
 #endif
 
@@ -166,6 +222,7 @@ struct kmem_cache {
 	atomic_long_t nr_pages;		/* their pages */
 	atomic_long_t total_objects;	/* their objects */
 	struct slub_cpu_partial cpu_partial;	/* per-CPU slabs: each CPU's partial list */
+	struct slub_barn barn;		/* sheaves: the node's barn */
 };
 KMEM_CACHE_COMMON_FIRST();
 
@@ -319,6 +376,23 @@ static inline void *slub_post_alloc(struct kmem_cache *c, struct kmem_cache *h, 
 			"went to)"
 #define ALL_FREE	"double free (every object of its slab is free)"
 
+/* ---- what slub_percpu.c gives the two per-CPU layers ----------------------------------- */
+
+#if !IS_ENABLED(CONFIG_SLUB_TINY)
+/* A per-CPU slot (CPU 0's copy; every CPU's zeroed), or NULL if out of
+ * memory; and back.  Process context, or boot. */
+void *slub_percpu_alloc(void);
+void slub_percpu_free(void *slot);
+/* Sets up and gives back h's per-CPU count of objects in use (0, or -1). */
+int slub_count_open(struct kmem_cache *h);
+void slub_count_close(struct kmem_cache *h);
+/* Frees obj (index idx) to its slab at base, which no CPU's cache takes:
+ * NULL, or why it is refused (nothing changed).  marked: a checker was
+ * told already.  Interrupts off. */
+const char *free_to_slab(struct kmem_cache *c, void *obj, uintptr_t base, unsigned int idx,
+			 int marked);
+#endif
+
 /* ---- what each mode gives slub.c (slub_cpu.c or slub_tiny.c) ------------------------- */
 
 /*
@@ -335,7 +409,27 @@ static inline void *slub_post_alloc(struct kmem_cache *c, struct kmem_cache *h, 
 void *slub_alloc(struct kmem_cache *c, struct kmem_cache *h, gfp_t flags);
 const char *slub_free(struct kmem_cache *c, struct kmem_cache *h, void *obj, uintptr_t base,
 		      unsigned int idx);
+#elif IS_ENABLED(CONFIG_SLUB_CPU_SLAB)
+#include "slub_cpu.h"
 
+/* The partial slabs a CPU keeps of c (slabinfo's "cpu"). */
+static inline unsigned int slub_cpu_partial_limit(const struct kmem_cache *c)
+{
+	return c->cpu_partial.limit;
+}
+
+/* This CPU's own slab of c: its first byte (0: none), its free list in
+ * *freelist.  Interrupts off. */
+uintptr_t slub_this_cpu_slab(const struct kmem_cache *c, void **freelist);
+/* A full slab, not frozen, that free_to_slab() gave an object and froze:
+ * to this CPU's partial list.  Interrupts off. */
+void slub_freeze_full_slab(struct kmem_cache *c, struct page *page);
+#define slub_freezes_full_slabs	1
+#else
+#include "slub_sheaves.h"
+#endif
+
+#if !IS_ENABLED(CONFIG_SLUB_CPU_SLAB)
 static inline unsigned int slub_cpu_partial_limit(const struct kmem_cache *c)
 {
 	(void)c;
@@ -348,18 +442,56 @@ static inline uintptr_t slub_this_cpu_slab(const struct kmem_cache *c, void **fr
 	*freelist = NULL;
 	return 0;
 }
-#else
-#include "slub_cpu.h"
 
-/* The partial slabs a CPU keeps of c (slabinfo's "cpu"). */
-static inline unsigned int slub_cpu_partial_limit(const struct kmem_cache *c)
+static inline void slub_freeze_full_slab(struct kmem_cache *c, struct page *page)
 {
-	return c->cpu_partial.limit;
+	(void)c;
+	(void)page;
+}
+#define slub_freezes_full_slabs	0
+#endif
+
+#if !IS_ENABLED(CONFIG_SLUB_SHEAVES)
+/* The kmalloc() classes exist: sheaves may now be kmalloc() blocks. */
+static inline void slub_mode_kmalloc_ready(void)
+{
 }
 
-/* This CPU's own slab of c: its first byte (0: none), its free list in
- * *freelist.  Interrupts off. */
-uintptr_t slub_this_cpu_slab(const struct kmem_cache *c, void **freelist);
+/* Objects c's sheaves hold on every CPU and in its barn (slabinfo). */
+static inline unsigned long slub_sheaved_objects(struct kmem_cache *c)
+{
+	(void)c;
+	return 0;
+}
+
+/* Bytes of every cache's sheaves: kmalloc() blocks, the allocator's own,
+ * which bytes_used leaves out. */
+static inline unsigned long slub_sheaf_bytes(void)
+{
+	return 0;
+}
+
+/* The full and the empty sheaves in c's barn. */
+static inline unsigned int slub_barn_full(const struct kmem_cache *c)
+{
+	(void)c;
+	return 0;
+}
+
+static inline unsigned int slub_barn_empty(const struct kmem_cache *c)
+{
+	(void)c;
+	return 0;
+}
+
+/* The validator's checks of c's sheaves and barn, given the objects free
+ * on its partial slabs: the problems.  slab_caches_lock held. */
+static inline int slub_sheaves_validate(struct kmem_cache *c, unsigned long node_free)
+{
+	(void)c;
+	(void)node_free;
+	return 0;
+}
 #endif
 /* Is obj (of c, on the slab at base) the object freed last there: the
  * head of this CPU's free list or of its slab's?  Looks only. */

@@ -1,5 +1,5 @@
 /* slub_cpu.c - SLUB's per-CPU slabs and their lockless fast path
- * (CONFIG_SLUB without SLUB_TINY).
+ * (CONFIG_SLUB_CPU_SLAB).
  *
  * CPU slabs.  Each CPU allocates from a slab of its own, frozen: the CPU
  * took the slab's whole free list (its state says every object is in
@@ -26,11 +26,11 @@
  * CPU's partial list up to half its limit), then a new slab.  The CPU slab
  * given up (deactivated) gets the CPU's free list back and is unfrozen:
  * to the partial list, freed if empty and the list holds min_partial
- * slabs, or on no list if full.  A free to any other slab
- * compare-and-exchanges the slab's state and takes list_lock only when
- * the slab changes lists, as Linux's __slab_free(): a full slab that gets
- * a free object is frozen and goes to this CPU's partial list; a slab on
- * the partial list that becomes empty goes if the list holds min_partial.
+ * slabs, or on no list if full.  A free to any other slab goes through
+ * slub.c's free_to_slab(), Linux's __slab_free(): a full slab that gets a
+ * free object is frozen and goes to this CPU's partial list
+ * (slub_freeze_full_slab()); a slab on the partial list that becomes
+ * empty goes if the list holds min_partial.
  *
  * Per-CPU partial lists, as Linux 6.1: at most cpu_partial.limit slabs
  * (the slabs that hold 6, 24, 52 or 120 objects half full, by object
@@ -50,10 +50,10 @@
  * structs of several caches share a stride (4 on i386: 16 bytes each).
  * Each handle's count of objects in use takes a slot of the same size
  * (an alias has only that one), so a cache costs 32 bytes a CPU and an
- * alias 16, not a stride.  The chunks come from whole pages, counted in
- * Slab:.
+ * alias 16, not a stride (mm/slub_percpu.c keeps the chunks, from whole
+ * pages counted in Slab:).
  *
- * Lock order: slub.c's; percpu_lock (the chunks) is taken alone.
+ * Lock order: slub.c's; percpu_lock (mm/slub_percpu.c) is taken alone.
  * Interrupts off: a CPU's kmem_cache_cpu outside the fast path, its
  * partial list, and the slab states it changes while it frees.
  */
@@ -75,126 +75,24 @@ unsigned long slub_min_partial(size_t size)
 	return min_t(unsigned long, MAX_PARTIAL, max_t(unsigned long, MIN_PARTIAL, half_log));
 }
 
-/* ---- per-CPU chunks -------------------------------------------------------------- */
+/* ---- per-CPU data (mm/slub_percpu.c) ------------------------------------------- */
 
-#define CHUNK_BYTES	(NR_CPUS * ARCH_PERCPU_STRIDE)
-#define SLOTS_PER_STRIDE (ARCH_PERCPU_STRIDE / sizeof(struct kmem_cache_cpu))
-_Static_assert(ARCH_PERCPU_STRIDE % sizeof(struct kmem_cache_cpu) == 0,
-	       "struct kmem_cache_cpu must pack a per-CPU stride");
-_Static_assert(CHUNK_BYTES <= PAGE_SIZE, "a chunk of NR_CPUS strides must fit a page");
-
-static DEFINE_SPINLOCK(percpu_lock);	/* the lists below, each page's count */
-static LIST_HEAD(percpu_pages);		/* pages of chunks, on page->lru */
-static struct kmem_cache_cpu *free_slots;	/* CPU 0's copies of free slots,
-						 * linked by freelist */
-static atomic_long_t nr_percpu_pages;
-
-/* Cuts a fresh page into chunks and their slots onto free_slots.
- * percpu_lock held. */
-static void carve_percpu_page(struct page *page)
-{
-	char *base = (char *)slab_base(page);
-	unsigned int chunk, slot;
-
-	assert_spin_held(&percpu_lock);
-	page->slots_used = 0;
-	list_add(&page->lru, &percpu_pages);
-	for (chunk = 0; chunk < PAGE_SIZE / CHUNK_BYTES; chunk++)
-		for (slot = 0; slot < SLOTS_PER_STRIDE; slot++) {
-			struct kmem_cache_cpu *s = (struct kmem_cache_cpu *)
-				(base + chunk * CHUNK_BYTES) + slot;
-
-			s->freelist = free_slots;
-			free_slots = s;
-		}
-}
+_Static_assert(sizeof(struct kmem_cache_cpu) == sizeof(struct slub_percpu_slot),
+	       "struct kmem_cache_cpu must fill a per-CPU slot");
 
 /* A slot for a cache's kmem_cache_cpu, every CPU's copy zeroed but for the
  * tid; NULL if out of memory.  Process context, or boot. */
 static struct kmem_cache_cpu *slot_alloc(void)
 {
-	struct kmem_cache_cpu *s;
-	struct page *page = NULL;
-	unsigned long save;
+	struct kmem_cache_cpu *s = slub_percpu_alloc();
 	unsigned int cpu;
 
-	spin_lock_irqsave(&percpu_lock, save);
-	if (!free_slots) {
-		spin_unlock_irqrestore(&percpu_lock, save);
-		page = alloc_pages(GFP_KERNEL, 0);
-		if (!page)
-			return NULL;
-		atomic_long_inc(&nr_percpu_pages);
-		spin_lock_irqsave(&percpu_lock, save);
-		carve_percpu_page(page);
-	}
-	s = free_slots;
-	free_slots = s->freelist;
-	managed_virt_to_page(s)->slots_used++;
-	spin_unlock_irqrestore(&percpu_lock, save);
-	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+	for (cpu = 0; s && cpu < NR_CPUS; cpu++) {
 		struct kmem_cache_cpu *copy = arch_per_cpu_ptr(arch_percpu_off(s), cpu);
 
-		*copy = (struct kmem_cache_cpu){ .tid = cpu };
+		copy->tid = cpu;
 	}
 	return s;
-}
-
-static void slot_free(struct kmem_cache_cpu *s)
-{
-	unsigned long save;
-
-	spin_lock_irqsave(&percpu_lock, save);
-	s->freelist = free_slots;
-	free_slots = s;
-	managed_virt_to_page(s)->slots_used--;
-	spin_unlock_irqrestore(&percpu_lock, save);
-}
-
-/* Is slot s in the page at base? */
-static int slot_in(const struct kmem_cache_cpu *s, uintptr_t base)
-{
-	return (uintptr_t)s - base < PAGE_SIZE;
-}
-
-/* Takes the slots of the page at base off free_slots.  percpu_lock held. */
-static void unlink_slots(uintptr_t base)
-{
-	struct kmem_cache_cpu **pp = &free_slots;
-
-	assert_spin_held(&percpu_lock);
-	while (*pp)
-		if (slot_in(*pp, base))
-			*pp = (*pp)->freelist;
-		else
-			pp = (struct kmem_cache_cpu **)&(*pp)->freelist;
-}
-
-unsigned long slub_mode_reclaim(void)
-{
-	struct page *page, *n;
-	unsigned long save, freed = 0;
-	LIST_HEAD(empty);
-
-	spin_lock_irqsave(&percpu_lock, save);
-	list_for_each_entry_safe(page, n, &percpu_pages, lru)
-		if (!page->slots_used) {
-			unlink_slots(slab_base(page));
-			list_move(&page->lru, &empty);
-		}
-	spin_unlock_irqrestore(&percpu_lock, save);
-	list_for_each_entry_safe(page, n, &empty, lru) {
-		list_del(&page->lru);
-		__free_pages(page, 0);
-		atomic_long_dec(&nr_percpu_pages);
-		freed++;
-	}
-	return freed;
-}
-
-unsigned long slub_mode_pages(void)
-{
-	return (unsigned long)atomic_long_read(&nr_percpu_pages);
 }
 
 /* ---- the CPU's own part of a cache --------------------------------------------------- */
@@ -228,22 +126,17 @@ static void handle_count(const struct kmem_cache *h, long n)
 	arch_this_cpu_add(h->cpu.count, n);
 }
 
-/* The count of handle h on CPU cpu. */
-static long *per_cpu_count(const struct kmem_cache *h, unsigned int cpu)
-{
-	return arch_per_cpu_ptr(h->cpu.count, cpu);
-}
-
 int slub_cpu_open(struct kmem_cache *c)
 {
-	struct kmem_cache_cpu *count = slot_alloc(), *s = NULL;
+	struct kmem_cache_cpu *s = NULL;
 	unsigned int objects;
 
-	if (count && !is_alias(c) && !(s = slot_alloc()))
-		slot_free(count);
-	if (!count || (!is_alias(c) && !s))
+	if (slub_count_open(c))
 		return -1;
-	c->cpu.count = arch_percpu_off(count);	/* its first word, zeroed */
+	if (!is_alias(c) && !(s = slot_alloc())) {
+		slub_count_close(c);
+		return -1;
+	}
 	c->cpu.slab = s ? arch_percpu_off(s) : 0;
 	if (c->size >= PAGE_SIZE)
 		objects = 6;
@@ -259,19 +152,9 @@ int slub_cpu_open(struct kmem_cache *c)
 
 void slub_cpu_close(struct kmem_cache *c)
 {
-	slot_free(arch_per_cpu_ptr(c->cpu.count, 0));
+	slub_count_close(c);
 	if (c->cpu.slab)
-		slot_free(per_cpu_slab(c, 0));
-}
-
-long slub_objects_in_use(const struct kmem_cache *c)
-{
-	unsigned int cpu;
-	long n = 0;
-
-	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		n += READ_ONCE(*per_cpu_count(c, cpu));
-	return n;
+		slub_percpu_free(per_cpu_slab(c, 0));
 }
 
 int slub_cpu_holds_slabs(const struct kmem_cache *c)
@@ -569,54 +452,9 @@ noinline void *slab_alloc_slow(struct kmem_cache *c, struct kmem_cache *h, gfp_t
 
 /* ---- free ------------------------------------------------------------------------------- */
 
-/* Frees obj (index idx) to its slab at base, not this CPU's: Linux's
- * __slab_free().  Interrupts off. */
-static const char *free_to_slab(struct kmem_cache *c, void *obj, uintptr_t base,
-				unsigned int idx, int marked)
+void slub_freeze_full_slab(struct kmem_cache *c, struct page *page)
 {
-	struct page *page = slab_page(base);
-	unsigned int inuse;
-	int locked = 0, freeze;
-	u32 old = slab_state(page);
-	void *prior;
-
-	assert_irqs_disabled();
-	for (;;) {
-		if (locked) {
-			spin_unlock(&c->list_lock);
-			locked = 0;
-		}
-		if (state_free(old) == idx)
-			return JUST_FREED;
-		if (!state_inuse(old))
-			return ALL_FREE;
-		prior = state_freelist(c, base, old);
-		if (!marked) {		/* a checker hears of it once, retries or not */
-			slub_mark_freed(c, obj);
-			marked = 1;
-		}
-		set_freepointer(c, obj, prior);
-		inuse = state_inuse(old) - 1;
-		freeze = !state_frozen(old) && !prior;	/* full, on no list: ours now */
-		if (!state_frozen(old) && prior && !inuse) {	/* empty: off the list? */
-			spin_lock(&c->list_lock);
-			locked = 1;
-		}
-		if (slab_state_cmpxchg(page, &old, make_state(idx, inuse, state_frozen(old) || freeze)))
-			break;
-	}
-	if (freeze)
-		put_cpu_partial(c, page, 1);
-	if (!locked)
-		return NULL;
-	if (c->nr_partial < c->min_partial) {
-		spin_unlock(&c->list_lock);
-		return NULL;
-	}
-	remove_partial(c, page);
-	spin_unlock(&c->list_lock);
-	discard_slab(c, page);
-	return NULL;
+	put_cpu_partial(c, page, 1);
 }
 
 noinline const char *slab_free_slow(struct kmem_cache *c, struct kmem_cache *h, void *obj,

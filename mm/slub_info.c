@@ -34,12 +34,15 @@ static void report_cache(struct kmem_cache *c)
 	unsigned long slabs = (unsigned long)atomic_long_read(&c->nr_slabs);
 
 	printk("%-17s %6lu %6lu %6zu %4u %4lu : tunables %4u %4u %4u : slabdata %6lu %6lu %6u"
-	       " : partial %lu min %lu cpu %u aliases %lu\n",
+	       " : partial %lu min %lu cpu %u aliases %lu%s",
 	       c->common.name, in_use > 0 ? (unsigned long)in_use : 0UL,
 	       (unsigned long)atomic_long_read(&c->total_objects), c->size, c->oo[0].objects,
 	       1UL << c->oo[0].order, 0U, 0U, 0U, slabs, slabs, 0U, READ_ONCE(c->nr_partial),
 	       c->min_partial, slub_cpu_partial_limit(c),
-	       count_aliases(c));
+	       count_aliases(c), IS_ENABLED(CONFIG_SLUB_SHEAVES) ? "" : "\n");
+	if (IS_ENABLED(CONFIG_SLUB_SHEAVES))
+		printk(" sheaves %lu barn %u/%u\n", slub_sheaved_objects(c), slub_barn_full(c),
+		       slub_barn_empty(c));
 }
 
 /* Prints /proc/slabinfo (version 2.1) for every cache that holds slabs,
@@ -56,7 +59,8 @@ void kmem_report(void)
 	printk("# name            <active_objs> <num_objs> <objsize> <objperslab> "
 	       "<pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : "
 	       "slabdata <active_slabs> <num_slabs> <sharedavail> : partial <slabs> "
-	       "min <min_partial> cpu <cpu_partial_slabs> aliases <n>\n");
+	       "min <min_partial> cpu <cpu_partial_slabs> aliases <n>%s\n",
+	       IS_ENABLED(CONFIG_SLUB_SHEAVES) ? " sheaves <objects> barn <full>/<empty>" : "");
 	spin_lock_irqsave(&slab_caches_lock, save);
 	for_each_target(c, pos)
 		report_cache(c);
@@ -262,6 +266,8 @@ int kmem_validate(void)
 		if (c->target != c)
 			bad(c, "on the list of caches, but an alias\n");
 		errors += validate_node(c) + validate_this_cpu(c);
+		if (!errors && IS_ENABLED(CONFIG_SLUB_SHEAVES))
+			errors += slub_sheaves_validate(c, node_free_objects(c));
 	}
 	spin_unlock_irqrestore(&slab_caches_lock, save);
 	return errors + large_blocks_validate();

@@ -39,12 +39,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONFIGS = (
     ("slab", "SLAB", "allocator"),
     ("slub", "SLUB", "allocator"),
+    ("slub_sheaves", "SLUB-sheaves", "allocator"),
     ("slub_tiny", "SLUB_TINY", "allocator"),
     ("slob", "SLOB", "allocator"),
     ("slob_fast", "SLOB-fast", "variant"),
     ("slab_debug", "SLAB debug", "debug"),
     ("slob_debug", "SLOB debug", "debug"),
     ("slub_debug", "SLUB debug", "debug"),
+    ("slub_sheaves_debug", "SLUB-sheaves debug", "debug"),
 )
 KINDS = ("allocator", "variant", "debug")
 COMPARED = ("allocator", "variant")

@@ -181,7 +181,8 @@ def classify(text):
 # the same, __GFP_ZERO only).
 SLOW = re.compile(r"slow|refill|grow|bad|warn|printk|panic|flush|oom|pages|shrink|"
                   r"new_slab|discard|reap|drain|memset|memcpy|bug|fail|deactivate|unfreeze|"
-                  r"partial|heap_walk|more|extend|not_an|invalid|report|refuse|oops|die|abort|tas_step|wait|relax|contend|page_update")
+                  r"partial|heap_walk|more|extend|not_an|invalid|report|refuse|oops|die|abort|tas_step|wait|relax|contend|page_update|"
+                  r"locked_out")
 
 
 def walk(insns, by_addr, start):

@@ -139,6 +139,35 @@ void *krealloc(const void *obj, size_t new_size, gfp_t flags);
 char *kstrdup(const char *s, gfp_t flags);
 void *kmemdup(const void *src, size_t len, gfp_t flags);
 
+/*
+ * Prefilled sheaves (Linux's API for allocations that must not fail, made
+ * for code that cannot handle a failure at the point of use): objects of
+ * one cache taken in advance, where a failure can still be handled.
+ * Built on kmem_cache_alloc() and kmem_cache_free() (mm/util.c), the same
+ * for every allocator; the objects count as in use from the prefill on.
+ *
+ * kmem_cache_prefill_sheaf(): a sheaf holding count objects of cache, or
+ * NULL with nothing taken (out of memory).  Any count, 0 included.
+ * kmem_cache_alloc_from_sheaf(): one of them, which cannot fail while the
+ * sheaf holds any (kmem_cache_sheaf_size()); NULL once it is empty.
+ * flags: __GFP_ZERO zeroes the object (not for a cache with a
+ * constructor: it would undo it); nothing else matters.
+ * kmem_cache_refill_sheaf(): makes *sheafp hold at least count, beyond its
+ * first count too (*sheafp may then be a new sheaf): 0, or -1 out of
+ * memory with *sheafp as it was.
+ * kmem_cache_return_sheaf(): frees the objects left and the sheaf.
+ * Any context, as kmem_cache_alloc(); one user of a sheaf at a time.
+ */
+struct slab_sheaf;
+struct slab_sheaf *kmem_cache_prefill_sheaf(struct kmem_cache *cache, gfp_t flags,
+					    unsigned int count);
+void *kmem_cache_alloc_from_sheaf(struct kmem_cache *cache, gfp_t flags,
+				  struct slab_sheaf *sheaf);
+int kmem_cache_refill_sheaf(struct kmem_cache *cache, gfp_t flags, struct slab_sheaf **sheafp,
+			    unsigned int count);
+void kmem_cache_return_sheaf(struct kmem_cache *cache, gfp_t flags, struct slab_sheaf *sheaf);
+unsigned int kmem_cache_sheaf_size(const struct slab_sheaf *sheaf);
+
 /* Per-CPU data: one zeroed copy of size bytes for each possible CPU. */
 void *__alloc_percpu(size_t size, size_t align);
 void free_percpu(void *ptr);

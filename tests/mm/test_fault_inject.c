@@ -223,16 +223,18 @@ struct growth_sweep {
 /*
  * Makes page allocations fail around creating a cache of large objects and
  * growing it by 6 objects, for n = 1, 2, ... until no failure is injected
- * any more: the n-th, and with times 2 the 2n-th too.  Every error path on
- * the way must return cleanly, leak no page and leave the allocators
- * valid.  Interrupts off.
+ * any more: the n-th, and with times 2 the 2n-th too; with pair the n-th
+ * and the (n+1)-th (page_alloc_fail_nth() fails the n-th, which the
+ * attribute does not count, and the attribute the next).  Every error
+ * path on the way must return cleanly, leak no page and leave the
+ * allocators valid.  Interrupts off.
  */
-static void growth_sweep(struct ktest *t, unsigned int times, unsigned long free0,
+static void growth_sweep(struct ktest *t, unsigned int times, int pair, unsigned long free0,
 			 struct growth_sweep *sw)
 {
 	unsigned long injected;
+	int n, nth_failed;
 	void *objs[6];
-	int n;
 
 	for (n = 1; n < 64; n++) {
 		struct kmem_cache *c;
@@ -241,19 +243,23 @@ static void growth_sweep(struct ktest *t, unsigned int times, unsigned long free
 		injected = fail_page_alloc.injected;
 		snprintf(spec, sizeof(spec), "100,%d,%u", n, times);
 		fault_attr_set(&fail_page_alloc, spec);
+		if (pair)
+			page_alloc_fail_nth(n);
 		c = kmem_cache_create("fi_grow", 3000, 0, 0, NULL, NULL);
 		if (!c)
 			sw->create_failed++;
 		else
 			sw->growth_failed += alloc_n(c, objs, 6) > 0;
 		fault_attr_set(&fail_page_alloc, "off");
+		nth_failed = pair && !READ_ONCE(page_alloc_fail_countdown);
+		page_alloc_fail_nth(0);
 		if (c) {
 			free_n(c, objs, 6);
 			KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 		}
 		KTEST_EXPECT_EQ(t, settled_free_pages(), free0);
 		KTEST_EXPECT_EQ(t, kmem_validate(), 0);
-		if (fail_page_alloc.injected == injected)
+		if (fail_page_alloc.injected == injected && !nth_failed)
 			break;		/* n is past the last page allocation */
 		KTEST_EXPECT_LE(t, fail_page_alloc.injected, injected + times);
 	}
@@ -262,27 +268,33 @@ static void growth_sweep(struct ktest *t, unsigned int times, unsigned long free
 }
 
 /*
- * The n-th page allocation made to fail, then the n-th and the 2n-th: an
- * allocator that falls back to a smaller slab when a page allocation
- * fails (SLUB's minimum order, SLAB's fallback slabs: 3000-byte objects
- * take slabs above one page) grows without error after one failure, and its growth's
- * error path is reached when the fallback fails too.
+ * The n-th page allocation made to fail, then the n-th and the 2n-th, then
+ * the n-th and the next: an allocator that falls back to a smaller slab
+ * when a page allocation fails (SLUB's minimum order, SLAB's fallback
+ * slabs: 3000-byte objects take slabs above one page) grows without error
+ * after one failure, and its growth's error path is reached when the
+ * fallback fails too (a creation that takes pages of its own, as SLUB's
+ * sheaves do, moves the preferred order's block past the first call, where
+ * only the pairs meet it and its fallback).
  */
 static void page_failures_in_create_and_growth(struct ktest *t)
 {
-	struct growth_sweep one = { 0 }, two = { 0 };
+	struct growth_sweep one = { 0 }, two = { 0 }, pairs = { 0 };
 	unsigned long flags, free0;
 
 	local_irq_save(flags);
 	free0 = settled_free_pages();
-	growth_sweep(t, 1, free0, &one);
-	growth_sweep(t, 2, free0, &two);
+	growth_sweep(t, 1, 0, free0, &one);
+	growth_sweep(t, 2, 0, free0, &two);
+	growth_sweep(t, 1, 1, free0, &pairs);
 	local_irq_restore(flags);
-	KTEST_EXPECT_GT(t, one.growth_failed + two.growth_failed, 0);
+	KTEST_EXPECT_GT(t, one.growth_failed + two.growth_failed + pairs.growth_failed, 0);
 	ktest_info(t, "one failure: %d page allocations; cache creation failed %d times, growth %d "
 		   "times", one.allocs, one.create_failed, one.growth_failed);
 	ktest_info(t, "two failures: creation failed %d times, growth %d times",
 		   two.create_failed, two.growth_failed);
+	ktest_info(t, "two in a row: creation failed %d times, growth %d times",
+		   pairs.create_failed, pairs.growth_failed);
 }
 
 static void create_fails_on_its_descriptor(struct ktest *t)

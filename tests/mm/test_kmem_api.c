@@ -732,6 +732,90 @@ static void exhaustion_and_recovery(struct ktest *t)
 		   count[0], (unsigned long)sizes[0], count[1], count[2], count[3], count[4]);
 }
 
+/* ---- prefilled sheaves -------------------------------------------------------- */
+
+/* A prefilled sheaf's objects come out while memory is exhausted: they
+ * were taken at the prefill.  Then NULL: it is depleted.  Every object
+ * goes back (the destroy). */
+static void prefilled_sheaf_cannot_fail_until_depleted(struct ktest *t)
+{
+	struct kmem_cache *c;
+	struct slab_sheaf *sheaf;
+	void **big, **chain = NULL, **p, *taken[8];
+	unsigned long flags, count = 0;
+	unsigned int i, got = 0;
+
+	if (skip_under_fault_injection(t))
+		return;
+	c = kmem_cache_create("test_prefill", 200, 0, 0, NULL, NULL);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	sheaf = kmem_cache_prefill_sheaf(c, GFP_KERNEL, 8);
+	KTEST_ASSERT_NOT_NULL(t, sheaf);
+	KTEST_EXPECT_EQ(t, kmem_cache_sheaf_size(sheaf), 8u);
+	local_irq_save(flags);		/* no timer may allocate meanwhile */
+	big = exhaust(8 * PAGE_SIZE, &count);
+	while ((p = kmem_cache_alloc(c, GFP_ATOMIC | __GFP_NOWARN)) != NULL) {
+		*p = chain;
+		chain = p;
+	}
+	for (i = 0; i < 8; i++)
+		got += (taken[i] = kmem_cache_alloc_from_sheaf(c, GFP_ATOMIC, sheaf)) != NULL;
+	KTEST_EXPECT_NULL(t, kmem_cache_alloc_from_sheaf(c, GFP_ATOMIC, sheaf));
+	KTEST_EXPECT_NULL(t, kmem_cache_alloc(c, GFP_ATOMIC | __GFP_NOWARN));
+	release(big);
+	while (chain) {
+		p = *chain;
+		kmem_cache_free(c, chain);
+		chain = p;
+	}
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, got, 8u);
+	KTEST_EXPECT_EQ(t, kmem_cache_sheaf_size(sheaf), 0u);
+	kmem_cache_return_sheaf(c, GFP_KERNEL, sheaf);
+	for (i = 0; i < 8; i++)
+		kmem_cache_free(c, taken[i]);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* Refills below, at and beyond a sheaf's first count (a new sheaf then),
+ * __GFP_ZERO from a sheaf, an empty prefill, and returns with objects
+ * left: they go back (the destroy finds none out). */
+static void prefilled_sheaf_refill_and_return(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_refill_sheaf", 96, 0, 0, NULL, NULL);
+	struct slab_sheaf *sheaf, *empty;
+	unsigned int i;
+	u8 *obj;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	empty = kmem_cache_prefill_sheaf(c, GFP_KERNEL, 0);
+	KTEST_ASSERT_NOT_NULL(t, empty);
+	KTEST_EXPECT_NULL(t, kmem_cache_alloc_from_sheaf(c, GFP_KERNEL, empty));
+	KTEST_EXPECT_EQ(t, kmem_cache_refill_sheaf(c, GFP_KERNEL, &empty, 3), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_sheaf_size(empty), 3u);
+	kmem_cache_return_sheaf(c, GFP_KERNEL, empty);		/* 3 left: freed */
+	sheaf = kmem_cache_prefill_sheaf(c, GFP_KERNEL, 4);
+	KTEST_ASSERT_NOT_NULL(t, sheaf);
+	KTEST_EXPECT_EQ(t, kmem_cache_refill_sheaf(c, GFP_KERNEL, &sheaf, 2), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_sheaf_size(sheaf), 4u);	/* at least 2: kept */
+	obj = kmem_cache_alloc_from_sheaf(c, GFP_KERNEL, sheaf);
+	KTEST_ASSERT_NOT_NULL(t, obj);
+	memset(obj, 0xa5, 96);
+	kmem_cache_free(c, obj);
+	KTEST_EXPECT_EQ(t, kmem_cache_refill_sheaf(c, GFP_KERNEL, &sheaf, 100), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_sheaf_size(sheaf), 100u);
+	for (i = 0; i < 60; i++) {
+		obj = kmem_cache_alloc_from_sheaf(c, GFP_KERNEL | __GFP_ZERO, sheaf);
+		KTEST_ASSERT_NOT_NULL(t, obj);
+		KTEST_EXPECT_NULL(t, memchr_inv(obj, 0, 96));
+		memset(obj, 0x5a, 96);
+		kmem_cache_free(c, obj);
+	}
+	KTEST_EXPECT_EQ(t, kmem_cache_sheaf_size(sheaf), 40u);
+	kmem_cache_return_sheaf(c, GFP_KERNEL, sheaf);		/* 40 left: freed */
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
 /* ---- bad pointers ------------------------------------------------------------ */
 
 static void bad_pointers_are_reported(struct ktest *t)
@@ -1385,6 +1469,8 @@ static const struct ktest_case kmem_api_cases[] = {
 	KTEST_CASE(percpu_allocation),
 	KTEST_CASE(percpu_of_a_type),
 	KTEST_CASE(stats_follow_allocations),
+	KTEST_CASE(prefilled_sheaf_cannot_fail_until_depleted),
+	KTEST_CASE(prefilled_sheaf_refill_and_return),
 	KTEST_CASE(wrong_cache_frees_are_reported),
 	KTEST_CASE(page_sized_cache_refuses_foreign_pages),
 	KTEST_CASE(kfree_reads_no_header_it_cannot_trust),

@@ -22,7 +22,8 @@
  * needs no lock prefix and no interrupt disable: an interrupt either runs
  * wholly before or wholly after it.  A sequence of them is not: SLUB's
  * fast path reads a transaction id first and lets cmpxchg8b fail if an
- * interrupt changed it meanwhile.
+ * interrupt changed it meanwhile; SLUB's sheaves (mm/slub_sheaves.c)
+ * take a per-CPU flag with a plain read and a plain write instead.
  */
 #ifndef ARCH_PERCPU_H
 #define ARCH_PERCPU_H
@@ -77,6 +78,12 @@ static inline unsigned long arch_this_cpu_read(percpu_off_t off)
 	return v;
 }
 
+/* Sets the word at off in this CPU's copy to v: one plain store. */
+static inline void arch_this_cpu_write(percpu_off_t off, unsigned long v)
+{
+	__asm__ __volatile__("movl %1, %%fs:%0" : "=m"(*(unsigned long *)off) : "ri"(v) : "memory");
+}
+
 /* Adds v to the word at off in this CPU's copy: one instruction. */
 static inline void arch_this_cpu_add(percpu_off_t off, long v)
 {
@@ -118,6 +125,11 @@ static inline void *arch_this_cpu_ptr(percpu_off_t off)
 static inline unsigned long arch_this_cpu_read(percpu_off_t off)
 {
 	return *(volatile unsigned long *)off;
+}
+
+static inline void arch_this_cpu_write(percpu_off_t off, unsigned long v)
+{
+	__asm__ __volatile__("movl %1, %0" : "=m"(*(unsigned long *)off) : "ri"(v) : "memory");
 }
 
 static inline void arch_this_cpu_add(percpu_off_t off, long v)

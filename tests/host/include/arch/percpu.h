@@ -94,7 +94,9 @@ static inline void arch_this_cpu_add(percpu_off_t off, long v)
  * A self-test's "interrupt" inside a fast path: with -DHOST_PERCPU_TEST_HOOK
  * (the self-test programs, not the benchmarks), a function set on this
  * thread runs once just before its next double-word exchange, as an
- * interrupt between the fast path's reads and its cmpxchg8b would.
+ * interrupt between the fast path's reads and its cmpxchg8b would, or just
+ * after its next one-word write (arch_this_cpu_write()), as an interrupt
+ * right after the sheaves' fast path took its flag would.
  * Returns 0, or -1 where no hook exists (the kernel; the benchmarks).
  */
 #ifdef HOST_PERCPU_TEST_HOOK
@@ -126,6 +128,13 @@ static inline void host_percpu_interrupt(void)
 {
 }
 #endif
+
+/* One store to this thread's copy; then the test hook, if one is set. */
+static inline void arch_this_cpu_write(percpu_off_t off, unsigned long v)
+{
+	__atomic_store_n((unsigned long *)arch_this_cpu_ptr(off), v, __ATOMIC_RELAXED);
+	host_percpu_interrupt();
+}
 
 static inline int arch_this_cpu_cmpxchg_double(percpu_off_t off, unsigned long o1,
 					       unsigned long o2, unsigned long n1,

@@ -41,6 +41,12 @@ static inline unsigned long arch_this_cpu_read(percpu_off_t off)
 	return *(volatile unsigned long *)off;
 }
 
+/* One plain store: an interrupt comes before or after it. */
+static inline void arch_this_cpu_write(percpu_off_t off, unsigned long v)
+{
+	*(volatile unsigned long *)off = v;
+}
+
 static inline void arch_this_cpu_add(percpu_off_t off, long v)
 {
 	unsigned long flags = arch_local_save_flags();

@@ -1,0 +1,831 @@
+/* slub_sheaves.c - SLUB's per-CPU sheaves and per-node barn
+ * (CONFIG_SLUB_SHEAVES), the per-CPU layer Linux 7.0 gave every SLUB
+ * cache in place of the per-CPU slabs (mm/slub_cpu.c).
+ *
+ * Sheaves.  A sheaf is an array of free objects of one cache with a size
+ * and a capacity.  Each CPU has a main sheaf and at most one spare of
+ * each cache (struct slub_pcs, one per-CPU slot: mm/slub_percpu.c).
+ *
+ * Fast path (mm/slub_sheaves.h).  An allocation pops main and a free
+ * pushes it, under this CPU's flag of the cache: the local trylock, taken
+ * with a plain per-CPU read and a plain per-CPU write and given back with
+ * a write (<arch/percpu.h>: no lock prefix, no compare-and-exchange, no
+ * interrupt disable; this kernel has no preemption).  An interrupt that
+ * finds the flag taken on its CPU goes to the slab path, which is correct
+ * in every context an allocation is allowed in (NMI handlers do not
+ * allocate: <tiny/slab.h>).  A free refuses the object on top of main
+ * (the one just freed), besides slub.c's checks (a slab object of this
+ * cache, an object's start).
+ *
+ * Slow paths, the flag held.  Allocation with main empty: swap in a spare
+ * that has objects, else trade main for a full sheaf of the barn, else
+ * refill main in bulk from partial slabs, else from one new slab, under
+ * list_lock.  Free with main full: swap in an empty spare, else trade main
+ * for an empty sheaf of the barn, else get a new empty sheaf and try
+ * again, else flush main to its slabs.
+ * Objects go to slabs by free_to_slab() (mm/slub_percpu.c: a
+ * compare-and-exchange of the slab's state, list_lock only when the slab
+ * changes lists).
+ *
+ * The barn.  Per node (one here) and cache: lists of full and empty
+ * sheaves, at most SHEAVES_BARN_MAX (Linux's 10) of each, under its lock,
+ * taken only when a sheaf changes hands; its counts are read without the
+ * lock first, so that an empty barn costs no lock.
+ *
+ * Capacity, as Linux's calculate_sheaf_capacity(): 4 objects of a page or
+ * more, 12 from 1024 bytes, 26 from 256, 60 below, rounded up so that a
+ * sheaf fills its kmalloc() class exactly.  0 (no sheaves: the slab path
+ * only) for the boot cache of caches and for the debugging layer's caches
+ * (SLAB_KMEM_DEBUGGED).
+ *
+ * Bootstrap.  A cache gets a real, empty main sheaf on every possible
+ * CPU when it is made (as in Linux), so that its first allocation takes a
+ * page for a slab, not for a sheaf; a flush gives main back, and the next
+ * use on that CPU makes one (install_main()).  The kmalloc() classes are made before any
+ * sheaf can be a kmalloc() block: their mains are the static bootstrap
+ * sheaf, of capacity 0 and never full of anything, until they all exist
+ * (slub_mode_kmalloc_ready() gives them capacity and mains; a main it
+ * could not make is made on first use).  Sheaves are blocks of the
+ * kmalloc() classes taken from and given back to their slabs directly,
+ * never through sheaves, so that no sheaf sits in another and a flush of
+ * the caches in any order leaves every empty slab empty; their bytes are
+ * the allocator's own, left out of bytes_used.
+ *
+ * Flushing.  Shrink, destroy and reclaim flush: every CPU empties its
+ * sheaves of the cache to the slabs under its flag and gives them back
+ * (on_each_cpu(); a CPU whose flag an interrupt found taken is asked
+ * again), then the barn's full sheaves go to the slabs and every barn
+ * sheaf back to its class.  When the page allocator cannot give a slab, the
+ * cache's barn and this CPU's spare are flushed and the slab tried once
+ * more.
+ *
+ * Lock order: slub.c's, with this CPU's flag of a cache first (never
+ * waited for: a trylock), then a barn's lock or a list_lock, never both.
+ * Sheaves are kmalloc() blocks: taking or giving one back enters a class's
+ * slab path (its list_lock), never its sheaves.
+ */
+#include <tiny/kernel.h>
+#include <tiny/irqflags.h>
+#include "slub.h"
+
+const char kmem_allocator_name[] = "SLUB";
+const unsigned int slub_default_max_order = 3;	/* Linux's PAGE_ALLOC_COSTLY_ORDER */
+
+#define MIN_PARTIAL	5
+#define MAX_PARTIAL	10
+
+/* As Linux: more empty slabs kept for larger objects, 5 to 10. */
+unsigned long slub_min_partial(size_t size)
+{
+	unsigned long half_log = (8 * sizeof(long) - 1 - (unsigned long)__builtin_clzl(size)) / 2;
+
+	return min_t(unsigned long, MAX_PARTIAL, max_t(unsigned long, MIN_PARTIAL, half_log));
+}
+
+_Static_assert(sizeof(struct slub_pcs) == sizeof(struct slub_percpu_slot),
+	       "struct slub_pcs must fill a per-CPU slot");
+
+static struct slub_sheaf bootstrap_sheaf;	/* capacity 0, size 0: the slow path */
+static int sheaves_ready;			/* the kmalloc() classes exist */
+/* Linux's capacities rounded up to a kmalloc() class (0: not yet known). */
+static unsigned int class_capacity[4];
+static const unsigned int linux_capacity[4] = { 4, 12, 26, 60 };
+
+/* ---- capacity ------------------------------------------------------------------- */
+
+static size_t sheaf_bytes(unsigned int capacity)
+{
+	return sizeof(struct slub_sheaf) + capacity * sizeof(void *);
+}
+
+/* Linux's capacity for objects of a stride of size, rounded up to fill its
+ * kmalloc() class. */
+static unsigned int sheaf_capacity_for(size_t size)
+{
+	unsigned int i = size >= PAGE_SIZE ? 0 : size >= 1024 ? 1 : size >= 256 ? 2 : 3;
+
+	return class_capacity[i] ? class_capacity[i] : linux_capacity[i];
+}
+
+/* The capacity of c's sheaves: 0 for the boot cache of caches, the
+ * debugging layer's caches and every cache made before kmalloc(). */
+static unsigned int cache_capacity(const struct kmem_cache *c)
+{
+	if (!sheaves_ready || (c->common.flags & (CFLGS_INTERNAL | SLAB_KMEM_DEBUGGED)))
+		return 0;
+	return sheaf_capacity_for(c->size);
+}
+
+/* Rounds Linux's capacities up to the kmalloc() class each sheaf gets. */
+static void round_capacities(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(linux_capacity); i++) {
+		void *p = __kmalloc(sheaf_bytes(linux_capacity[i]), GFP_KERNEL);
+
+		class_capacity[i] = p ? (unsigned int)((__ksize(p) - sizeof(struct slub_sheaf)) /
+						      sizeof(void *)) : linux_capacity[i];
+		__kfree(p);
+	}
+}
+
+/* ---- sheaves -------------------------------------------------------------------- */
+
+/* Bytes of every sheaf, at its kmalloc() class's stride: the allocator's
+ * own, which bytes_used leaves out (slub_sheaf_bytes()). */
+static atomic_long_t sheaf_bytes_total;
+
+unsigned long slub_sheaf_bytes(void)
+{
+	return (unsigned long)atomic_long_read(&sheaf_bytes_total);
+}
+
+/* A new empty sheaf for c, or NULL: a block of a kmalloc() class taken
+ * from that class's slabs, never from its sheaves, so that no sheaf holds
+ * another and a flush in any order of caches leaves every slab empty that
+ * should be.  Any context; c's flag may be held (the class may be c). */
+static struct slub_sheaf *sheaf_new(struct kmem_cache *c, gfp_t flags)
+{
+	unsigned int capacity = READ_ONCE(c->barn.capacity);
+	struct kmem_cache *k = kmalloc_class(sheaf_bytes(capacity));
+	struct slub_sheaf *s;
+
+	if (!k)
+		return NULL;
+	s = slab_alloc_locked_out(k, k, (flags & ~__GFP_ZERO) | __GFP_NOWARN);
+	if (!s)
+		return NULL;
+	atomic_long_add((long)k->size, &sheaf_bytes_total);
+	*s = (struct slub_sheaf){ .capacity = capacity };
+	return s;
+}
+
+static int sheaf_real(const struct slub_sheaf *s)
+{
+	return s && s != &bootstrap_sheaf;
+}
+
+/* Gives an empty sheaf back to its class's slab (as sheaf_new()). */
+static void sheaf_free(struct slub_sheaf *s)
+{
+	struct kmem_cache *k;
+	struct page *page;
+	unsigned int flags;
+	uintptr_t base;
+	long idx;
+
+	if (!sheaf_real(s))
+		return;
+	page = virt_to_page(s);
+	flags = READ_ONCE(page->flags);
+	k = page_kmalloc_class(page, flags);
+	idx = k ? slub_obj_check(k, flags, s, &base) : -1;
+	if (WARN_ON(idx < 0))
+		return;
+	atomic_long_add(-(long)k->size, &sheaf_bytes_total);
+	if (slab_free_locked_out(k, k, s, base, (unsigned int)idx))
+		pr_err("slub: sheaf %p refused by its slab\n", (void *)s);
+}
+
+/* Gives every object of s back to its slab.  An object its slab refuses
+ * (freed twice, the second time into a sheaf: a slab whose objects are all
+ * free, or the object heads its free list) is reported as the free it
+ * was.  Any context. */
+static void sheaf_flush(struct kmem_cache *c, struct slub_sheaf *s)
+{
+	unsigned int size = READ_ONCE(s->size);
+	unsigned long save;
+	const char *why;
+	uintptr_t base;
+	void *obj;
+	long idx;
+
+	local_irq_save(save);
+	while (size) {
+		obj = s->objects[--size];
+		WRITE_ONCE(s->size, size);	/* never both in the sheaf and on its slab */
+		idx = slub_obj_check(c, READ_ONCE(virt_to_page(obj)->flags), obj, &base);
+		why = WARN_ON(idx < 0) ? "not an object of the cache" :
+		      free_to_slab(c, obj, base, (unsigned int)idx, 1);
+		if (why)
+			kmem_bad_free("kmem_cache_free", obj, why, __builtin_return_address(0));
+	}
+	local_irq_restore(save);
+}
+
+/* This CPU's sheaves of c: for code holding the flag, or interrupts off. */
+static struct slub_pcs *this_pcs(const struct kmem_cache *c)
+{
+	return arch_this_cpu_ptr(c->cpu.sheaves);
+}
+
+static struct slub_pcs *per_cpu_pcs(const struct kmem_cache *c, unsigned int cpu)
+{
+	return arch_per_cpu_ptr(c->cpu.sheaves, cpu);
+}
+
+/* ---- the barn ----------------------------------------------------------------------- */
+
+#define SHEAVES_BARN_MAX	10	/* full ones, and empty ones: Linux's limits */
+
+static void barn_init(struct slub_barn *b)
+{
+	spin_lock_init(&b->lock);
+	INIT_LIST_HEAD(&b->full);
+	INIT_LIST_HEAD(&b->empty);
+	b->nr_full = b->nr_empty = 0;
+}
+
+/* Takes the first sheaf of list (count *n).  The barn's lock held. */
+static struct slub_sheaf *barn_take(struct slub_barn *b, struct list_head *list,
+				    unsigned int *n)
+{
+	struct slub_sheaf *s = list_first_entry(list, struct slub_sheaf, barn_list);
+
+	assert_spin_held(&b->lock);
+	list_del(&s->barn_list);
+	WRITE_ONCE(*n, *n - 1);
+	return s;
+}
+
+/* Puts s on list (count *n) if it holds fewer than SHEAVES_BARN_MAX: 1, else
+ * 0.  The barn's lock held. */
+static int barn_put(struct slub_barn *b, struct slub_sheaf *s, struct list_head *list,
+		    unsigned int *n)
+{
+	assert_spin_held(&b->lock);
+	if (*n >= SHEAVES_BARN_MAX)
+		return 0;
+	list_add(&s->barn_list, list);
+	WRITE_ONCE(*n, *n + 1);
+	return 1;
+}
+
+/* An empty sheaf s to the barn, or to kfree() if it has enough. */
+static void barn_put_empty(struct kmem_cache *c, struct slub_sheaf *s)
+{
+	struct slub_barn *b = &c->barn;
+	unsigned long save;
+	int kept;
+
+	spin_lock_irqsave(&b->lock, save);
+	kept = barn_put(b, s, &b->empty, &b->nr_empty);
+	spin_unlock_irqrestore(&b->lock, save);
+	if (!kept)
+		sheaf_free(s);
+}
+
+/* Trades main (empty) for a full sheaf of the barn: 1, or 0 if it has none.
+ * Flag held. */
+static int barn_trade_empty_main(struct kmem_cache *c, struct slub_pcs *pcs)
+{
+	struct slub_barn *b = &c->barn;
+	struct slub_sheaf *empty = pcs->main;
+	unsigned long save;
+	int kept = 1;
+
+	if (!READ_ONCE(b->nr_full))
+		return 0;
+	spin_lock_irqsave(&b->lock, save);
+	if (!b->nr_full) {
+		spin_unlock_irqrestore(&b->lock, save);
+		return 0;
+	}
+	pcs->main = barn_take(b, &b->full, &b->nr_full);
+	if (sheaf_real(empty))
+		kept = barn_put(b, empty, &b->empty, &b->nr_empty);
+	spin_unlock_irqrestore(&b->lock, save);
+	if (!kept)
+		sheaf_free(empty);
+	return 1;
+}
+
+/* Trades main (full) for an empty sheaf of the barn: 1, or 0 if it has no
+ * empty one or enough full ones.  Flag held. */
+static int barn_trade_full_main(struct kmem_cache *c, struct slub_pcs *pcs)
+{
+	struct slub_barn *b = &c->barn;
+	unsigned long save;
+
+	if (!READ_ONCE(b->nr_empty) || READ_ONCE(b->nr_full) >= SHEAVES_BARN_MAX ||
+	    !sheaf_real(pcs->main))
+		return 0;
+	spin_lock_irqsave(&b->lock, save);
+	if (!b->nr_empty || !barn_put(b, pcs->main, &b->full, &b->nr_full)) {
+		spin_unlock_irqrestore(&b->lock, save);
+		return 0;
+	}
+	pcs->main = barn_take(b, &b->empty, &b->nr_empty);
+	spin_unlock_irqrestore(&b->lock, save);
+	return 1;
+}
+
+/* Empties the barn: its full sheaves' objects to the slabs, every sheaf to
+ * kfree().  Returns the objects given back. */
+static unsigned long barn_flush(struct kmem_cache *c)
+{
+	struct slub_barn *b = &c->barn;
+	struct slub_sheaf *s, *n;
+	unsigned long save, objects = 0;
+	LIST_HEAD(taken);
+
+	if (!READ_ONCE(b->nr_full) && !READ_ONCE(b->nr_empty))
+		return 0;
+	spin_lock_irqsave(&b->lock, save);
+	while (!list_empty(&b->full))
+		list_move(b->full.next, &taken);
+	while (!list_empty(&b->empty))
+		list_move(b->empty.next, &taken);
+	WRITE_ONCE(b->nr_full, 0);
+	WRITE_ONCE(b->nr_empty, 0);
+	spin_unlock_irqrestore(&b->lock, save);
+	list_for_each_entry_safe(s, n, &taken, barn_list) {
+		objects += s->size;
+		sheaf_flush(c, s);
+		sheaf_free(s);
+	}
+	return objects;
+}
+
+/* ---- the slabs ------------------------------------------------------------------------ */
+
+/* Takes up to n objects of page, on c's partial list, into dst: from the
+ * head of its free list, which other CPUs' frees may push to meanwhile
+ * (the exchange then fails and it starts again); nothing else takes from
+ * a listed slab while list_lock is held.  A slab made full leaves the
+ * list.  Returns the objects taken.  list_lock held. */
+static unsigned int take_from_slab(struct kmem_cache *c, struct page *page, void **dst,
+				   unsigned int n)
+{
+	uintptr_t base = slab_base(page);
+	u32 old = slab_state(page);
+	unsigned int got;
+	void *p;
+
+	assert_spin_held(&c->list_lock);
+	do {
+		p = state_freelist(c, base, old);
+		for (got = 0; p && got < n; got++) {
+			dst[got] = p;
+			p = get_freepointer(c, p);
+		}
+	} while (!slab_state_cmpxchg(page, &old, make_state(freelist_index(c, base, p),
+							    state_inuse(old) + got, 0)));
+	if (!p)
+		remove_partial(c, page);
+	return got;
+}
+
+/* Takes up to n objects from c's partial list into dst.  Interrupts on or
+ * off. */
+static unsigned int take_partial(struct kmem_cache *c, void **dst, unsigned int n)
+{
+	unsigned int got = 0;
+	unsigned long save;
+
+	if (!READ_ONCE(c->nr_partial))
+		return 0;
+	spin_lock_irqsave(&c->list_lock, save);
+	while (got < n && !list_empty(&c->partial))
+		got += take_from_slab(c, list_first_entry(&c->partial, struct page, lru),
+				      dst + got, n - got);
+	spin_unlock_irqrestore(&c->list_lock, save);
+	return got;
+}
+
+/* Memory pressure: gives c's barn and (pcs: held by the caller) this CPU's
+ * spare back to the slabs.  Returns whether any object went back. */
+static int release_cached(struct kmem_cache *c, struct slub_pcs *pcs)
+{
+	unsigned long objects = barn_flush(c);
+
+	if (pcs && pcs->spare) {
+		objects += pcs->spare->size;
+		sheaf_flush(c, pcs->spare);
+	}
+	return objects != 0;
+}
+
+/* A new slab of c on its partial list: 1, or 0 if the page allocator has
+ * none. */
+static int add_new_slab(struct kmem_cache *c, gfp_t flags)
+{
+	struct page *page = new_slab(c, flags);
+	unsigned long save;
+
+	if (!page)
+		return 0;
+	spin_lock_irqsave(&c->list_lock, save);
+	add_partial(c, page, 0);
+	spin_unlock_irqrestore(&c->list_lock, save);
+	return 1;
+}
+
+/* Takes up to n objects of c into dst, from partial slabs, else from one
+ * new slab (a refill takes no more pages than a slab: other CPUs may take
+ * it meanwhile, and then another); when the page allocator has no slab,
+ * once more after release_cached().  Returns the objects taken (0: out
+ * of memory). */
+static unsigned int slab_take(struct kmem_cache *c, struct slub_pcs *pcs, void **dst,
+			      unsigned int n, gfp_t flags)
+{
+	unsigned int got;
+	int retried = 0;
+
+	while (!(got = take_partial(c, dst, n)))
+		if (!add_new_slab(c, flags) && (retried++ || !release_cached(c, pcs)))
+			break;
+	return got;
+}
+
+/* ---- allocation ----------------------------------------------------------------------- */
+
+/* An object for handle h, taken out. */
+static void *hand_out(struct kmem_cache *c, struct kmem_cache *h, void *obj, gfp_t flags)
+{
+	arch_this_cpu_add(h->cpu.count, 1);
+	return slub_post_alloc(c, h, obj, flags);
+}
+
+noinline void *slab_alloc_locked_out(struct kmem_cache *c, struct kmem_cache *h, gfp_t flags)
+{
+	void *obj;
+
+	if (!slab_take(c, NULL, &obj, 1, flags))
+		return NULL;
+	return hand_out(c, h, obj, flags);
+}
+
+/* Swaps main and spare if spare has objects: 1, else 0. */
+static int swap_in_full_spare(struct slub_pcs *pcs)
+{
+	struct slub_sheaf *spare = pcs->spare;
+
+	if (!spare || !spare->size)
+		return 0;
+	pcs->spare = pcs->main;
+	pcs->main = spare;
+	return 1;
+}
+
+/* Gives this CPU a real main sheaf in place of the bootstrap one.  Flag
+ * held: a sheaf of this cache's own kmalloc() class comes from its slab
+ * path. */
+static void install_main(struct kmem_cache *c, gfp_t flags)
+{
+	struct slub_sheaf *s = sheaf_new(c, flags);
+
+	if (s)
+		this_pcs(c)->main = s;
+}
+
+noinline void *sheaf_alloc_slow(struct kmem_cache *c, struct kmem_cache *h, gfp_t flags)
+{
+	struct slub_pcs *pcs = this_pcs(c);
+	struct slub_sheaf *main;
+	void *obj = NULL;
+
+	if (!sheaf_real(pcs->main) && READ_ONCE(c->barn.capacity))
+		install_main(c, flags);
+	if (!pcs->main->size && !swap_in_full_spare(pcs) && !barn_trade_empty_main(c, pcs) &&
+	    pcs->main->capacity)
+		WRITE_ONCE(pcs->main->size, slab_take(c, pcs, pcs->main->objects,
+						      pcs->main->capacity, flags));
+	main = pcs->main;
+	if (main->size) {
+		obj = main->objects[main->size - 1];
+		WRITE_ONCE(main->size, main->size - 1);
+	}
+	pcs_unlock(c->cpu.sheaves);
+	if (obj)
+		return hand_out(c, h, obj, flags);
+	return main->capacity ? NULL : slab_alloc_locked_out(c, h, flags);
+}
+
+/* ---- free ------------------------------------------------------------------------------ */
+
+noinline const char *slab_free_locked_out(struct kmem_cache *c, struct kmem_cache *h, void *obj,
+					  uintptr_t base, unsigned int idx)
+{
+	unsigned long save;
+	const char *why;
+
+	local_irq_save(save);
+	why = free_to_slab(c, obj, base, idx, 0);
+	local_irq_restore(save);
+	if (!why)
+		arch_this_cpu_add(h->cpu.count, -1);
+	return why;
+}
+
+/* Swaps main and spare if spare is empty: 1, else 0. */
+static int swap_in_empty_spare(struct slub_pcs *pcs)
+{
+	struct slub_sheaf *spare = pcs->spare;
+
+	if (!spare || spare->size)
+		return 0;
+	pcs->spare = pcs->main;
+	pcs->main = spare;
+	return 1;
+}
+
+/* A new empty sheaf: main if this CPU has the bootstrap one, else the
+ * spare if none, else to the barn.  Flag held (as install_main()). */
+static void add_empty_sheaf(struct kmem_cache *c)
+{
+	struct slub_sheaf *s = sheaf_new(c, GFP_ATOMIC);
+	struct slub_pcs *pcs = this_pcs(c);
+
+	if (!s)
+		return;
+	if (!sheaf_real(pcs->main))
+		pcs->main = s;
+	else if (!pcs->spare)
+		pcs->spare = s;
+	else
+		barn_put_empty(c, s);
+}
+
+/* Makes room in main (full): 1, or 0 if c has no sheaves.  Flag held. */
+static int make_room(struct kmem_cache *c)
+{
+	struct slub_pcs *pcs = this_pcs(c);
+	int added = 0;
+
+	while (pcs->main->size == pcs->main->capacity) {
+		if (!READ_ONCE(c->barn.capacity))
+			return 0;
+		if (swap_in_empty_spare(pcs) || barn_trade_full_main(c, pcs))
+			return 1;
+		if (added++) {
+			if (!sheaf_real(pcs->main))
+				return 0;
+			sheaf_flush(c, pcs->main);
+			return 1;
+		}
+		add_empty_sheaf(c);
+	}
+	return 1;
+}
+
+noinline const char *sheaf_free_slow(struct kmem_cache *c, struct kmem_cache *h, void *obj,
+				     uintptr_t base, unsigned int idx)
+{
+	struct slub_sheaf *main;
+	const char *why;
+
+	if (!make_room(c)) {
+		pcs_unlock(c->cpu.sheaves);
+		return slab_free_locked_out(c, h, obj, base, idx);
+	}
+	if (kmem_memcheck_watches() && (why = sheaf_tell_free(c, obj, base, idx))) {
+		pcs_unlock(c->cpu.sheaves);
+		return why;
+	}
+	main = this_pcs(c)->main;
+	main->objects[main->size] = obj;
+	WRITE_ONCE(main->size, main->size + 1);
+	arch_this_cpu_add(h->cpu.count, -1);
+	pcs_unlock(c->cpu.sheaves);
+	return NULL;
+}
+
+int slub_just_freed(struct kmem_cache *c, const void *obj, uintptr_t base)
+{
+	struct slub_sheaf *main;
+	unsigned long save;
+	unsigned int size;
+	int just;
+
+	local_irq_save(save);
+	main = this_pcs(c)->main;
+	size = READ_ONCE(main->size);
+	just = (size && main->objects[size - 1] == obj) ||
+	       state_free(slab_state(slab_page(base))) == slab_obj_index(c, base, obj);
+	local_irq_restore(save);
+	return just;
+}
+
+/* ---- opening, closing, flushing ----------------------------------------------------- */
+
+/* Gives c a real main sheaf on every possible CPU that has the bootstrap
+ * one, as Linux does when it makes a cache, so that its first allocation
+ * takes no page for a sheaf: 0, or -1 if out of memory (those made
+ * stay).  c on no CPU yet, or boot. */
+static int install_mains(struct kmem_cache *c, gfp_t flags)
+{
+	struct slub_sheaf *s;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < num_possible_cpus(); cpu++) {
+		if (sheaf_real(per_cpu_pcs(c, cpu)->main))
+			continue;
+		s = sheaf_new(c, flags);
+		if (!s)
+			return -1;
+		per_cpu_pcs(c, cpu)->main = s;
+	}
+	return 0;
+}
+
+/* The kmalloc() classes get their capacity and their sheaves once they
+ * all exist.  Boot, one CPU. */
+void slub_mode_kmalloc_ready(void)
+{
+	struct kmem_cache *c;
+	struct list_head *pos;
+
+	round_capacities();
+	sheaves_ready = 1;
+	for_each_target(c, pos)
+		if (c->common.flags & CFLGS_KMALLOC) {
+			WRITE_ONCE(c->barn.capacity, cache_capacity(c));
+			install_mains(c, GFP_KERNEL);	/* else on first use */
+		}
+}
+
+/* Gives back c's sheaves: every CPU's (empty) and the barn's. */
+static void free_sheaves(struct kmem_cache *c)
+{
+	unsigned int cpu;
+
+	barn_flush(c);
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct slub_pcs *pcs = per_cpu_pcs(c, cpu);
+
+		WARN_ON(pcs->main->size || (pcs->spare && pcs->spare->size));
+		sheaf_free(pcs->main);
+		sheaf_free(pcs->spare);
+	}
+	slub_percpu_free(per_cpu_pcs(c, 0));
+}
+
+int slub_cpu_open(struct kmem_cache *c)
+{
+	struct slub_pcs *pcs;
+	unsigned int cpu;
+
+	if (slub_count_open(c))
+		return -1;
+	c->cpu.sheaves = 0;
+	if (is_alias(c))
+		return 0;
+	pcs = slub_percpu_alloc();
+	if (!pcs) {
+		slub_count_close(c);
+		return -1;
+	}
+	c->cpu.sheaves = arch_percpu_off(pcs);
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		per_cpu_pcs(c, cpu)->main = &bootstrap_sheaf;
+	barn_init(&c->barn);
+	c->barn.capacity = cache_capacity(c);
+	if (c->barn.capacity && install_mains(c, GFP_KERNEL)) {
+		free_sheaves(c);
+		slub_count_close(c);
+		return -1;
+	}
+	return 0;
+}
+
+/* c is dead: its sheaves, flushed, go back. */
+void slub_cpu_close(struct kmem_cache *c)
+{
+	slub_count_close(c);
+	if (c->cpu.sheaves)
+		free_sheaves(c);
+}
+
+/* Empties this CPU's sheaves of c to the slabs and gives them back, main
+ * too (the bootstrap sheaf again, until the next use makes one): which
+ * sheaf is main changes with every trade, so one kept would be any sheaf,
+ * on any page of its class, and a reclaim could not give every page
+ * back.  1, or 0 if code this interrupted holds the flag.  Interrupts
+ * off. */
+static int flush_cpu_sheaves(struct kmem_cache *c)
+{
+	struct slub_pcs *pcs = this_pcs(c);
+	struct slub_sheaf *main, *spare;
+
+	assert_irqs_disabled();
+	if (!pcs_trylock(c->cpu.sheaves))
+		return 0;
+	main = pcs->main;
+	spare = pcs->spare;
+	pcs->main = &bootstrap_sheaf;
+	pcs->spare = NULL;
+	pcs_unlock(c->cpu.sheaves);
+	sheaf_flush(c, main);
+	if (spare)
+		sheaf_flush(c, spare);
+	sheaf_free(main);
+	sheaf_free(spare);
+	return 1;
+}
+
+/* What on_each_cpu() asks of each CPU: c's sheaves, or every cache's (c
+ * NULL); misses counts the CPUs whose flag it found taken. */
+struct flush_req {
+	struct kmem_cache *c;
+	atomic_long_t misses;
+};
+
+static void flush_local(void *arg)
+{
+	struct flush_req *req = arg;
+	struct kmem_cache *c = req->c;
+	struct list_head *pos;
+
+	if (c) {
+		if (!flush_cpu_sheaves(c))
+			atomic_long_inc(&req->misses);
+		return;
+	}
+	spin_lock(&slab_caches_lock);
+	for_each_target(c, pos)
+		if (!flush_cpu_sheaves(c))
+			atomic_long_inc(&req->misses);
+	spin_unlock(&slab_caches_lock);
+}
+
+/* Flushes every CPU's sheaves, again while a CPU's flag was found taken
+ * (held only for a fast path's few instructions, or a slow path). */
+static void flush_every_cpu(struct kmem_cache *c)
+{
+	struct flush_req req;
+
+	do {
+		req = (struct flush_req){ .c = c };
+		on_each_cpu(flush_local, &req, 1);
+	} while (atomic_long_read(&req.misses));
+}
+
+/* The barns of c, or of every cache (c NULL). */
+static void flush_barns(struct kmem_cache *c)
+{
+	struct list_head *pos;
+	unsigned long save;
+
+	if (c) {
+		barn_flush(c);
+		return;
+	}
+	spin_lock_irqsave(&slab_caches_lock, save);
+	for_each_target(c, pos)
+		barn_flush(c);
+	spin_unlock_irqrestore(&slab_caches_lock, save);
+}
+
+int slub_flush(struct kmem_cache *c)
+{
+	unsigned long save;
+	int all = 1;
+
+	if (!irqs_disabled()) {
+		flush_every_cpu(c);
+	} else {
+		struct flush_req req = { .c = c };
+
+		local_irq_save(save);
+		flush_local(&req);
+		local_irq_restore(save);
+		all = num_online_cpus() == 1;
+	}
+	flush_barns(c);
+	return all;
+}
+
+int slub_cpu_holds_slabs(const struct kmem_cache *c)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct slub_pcs *pcs = per_cpu_pcs(c, cpu);
+		struct slub_sheaf *spare = READ_ONCE(pcs->spare);
+
+		if (READ_ONCE(READ_ONCE(pcs->main)->size) || (spare && READ_ONCE(spare->size)))
+			return 1;
+	}
+	return 0;
+}
+
+unsigned long slub_sheaved_objects(struct kmem_cache *c)
+{
+	unsigned long n = 0, save;
+	struct slub_sheaf *s;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct slub_pcs *pcs = per_cpu_pcs(c, cpu);
+		struct slub_sheaf *spare = READ_ONCE(pcs->spare);
+
+		n += READ_ONCE(READ_ONCE(pcs->main)->size) + (spare ? READ_ONCE(spare->size) : 0);
+	}
+	spin_lock_irqsave(&c->barn.lock, save);
+	list_for_each_entry(s, &c->barn.full, barn_list)
+		n += s->size;
+	spin_unlock_irqrestore(&c->barn.lock, save);
+	return n;
+}

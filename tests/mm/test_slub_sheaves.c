@@ -1,0 +1,473 @@
+/* test_slub_sheaves.c - self-tests of SLUB's sheaves (CONFIG_SLUB_SHEAVES):
+ * pop and push on this CPU's main sheaf, the swap with the spare, the
+ * barn's trades and its limits (10 full, 10 empty), the bulk refill from
+ * partial and new slabs, flushes to the slabs on shrink and destroy (no
+ * object lost or counted twice: the validator's count), an "interrupt"
+ * that finds the flag taken (the slab path: in the kernel with the flag
+ * set by hand, on the host also through the harness's hook right after
+ * the fast path takes it), the retry after flushing the barn when the page
+ * allocator fails, the cheap checks of a free, the capacities Linux
+ * computes, the boot caches without sheaves and the bootstrap sheaf, and
+ * a shrink that reaches every CPU.  These look inside the caches through
+ * mm/slub.h (skipped under kmem_debug: allocator_suite.h).
+ */
+#include <tiny/kernel.h>
+#include <tiny/fault_inject.h>
+#include <tiny/irqflags.h>
+#include <tiny/ktest.h>
+#include <tiny/smp.h>
+#include <tiny/string.h>
+#include "../../mm/slub.h"
+#include "allocator_suite.h"
+
+static void sheaves_exit(struct ktest *t)
+{
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+}
+
+static struct kmem_cache *own_cache(const char *name, size_t size)
+{
+	return kmem_cache_create(name, size, 0, SLAB_NO_MERGE, NULL, NULL);
+}
+
+/* This CPU's sheaves of c (interrupts off). */
+static struct slub_pcs *here(struct kmem_cache *c)
+{
+	return arch_this_cpu_ptr(c->cpu.sheaves);
+}
+
+#define MANY	2048
+
+static void *objs[MANY];
+
+/* Allocates n objects of c into objs[]: 1, or 0 if one failed (those
+ * allocated are then freed). */
+static int alloc_n(struct kmem_cache *c, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		objs[i] = kmem_cache_alloc(c, GFP_ATOMIC);
+		if (!objs[i]) {
+			while (i--)
+				kmem_cache_free(c, objs[i]);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static void free_n(struct kmem_cache *c, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		kmem_cache_free(c, objs[i]);
+}
+
+/* Sets or clears this CPU's flag of c by hand: what an interrupt of the
+ * fast path finds.  Interrupts off. */
+static void flag_set(struct kmem_cache *c, unsigned long v)
+{
+	arch_this_cpu_write(c->cpu.sheaves + PCS_LOCKED, v);
+}
+
+/* ---- capacity and bootstrap ------------------------------------------------------- */
+
+/* Linux's capacities (4, 12, 26, 60 by object size), each rounded up so
+ * that a sheaf fills its kmalloc() class exactly. */
+static void capacity_follows_linux(struct ktest *t)
+{
+	static const struct { size_t size; unsigned int linux_cap; } cases[] = {
+		{ 64, 60 }, { 256, 26 }, { 1024, 12 }, { PAGE_SIZE, 4 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct kmem_cache *c = own_cache("test_capacity", cases[i].size);
+		unsigned int cap;
+		size_t bytes;
+		void *p;
+
+		KTEST_ASSERT_NOT_NULL(t, c);
+		cap = c->barn.capacity;
+		bytes = sizeof(struct slub_sheaf) + cap * sizeof(void *);
+		p = kmalloc(bytes, GFP_KERNEL);
+		KTEST_EXPECT_GE(t, cap, cases[i].linux_cap);
+		KTEST_EXPECT_LT(t, cap, cases[i].linux_cap + 32);
+		if (p)
+			KTEST_EXPECT_EQ(t, ksize(p), bytes);	/* fills its class */
+		kfree(p);
+		ktest_info(t, "objects of %zu bytes: capacity %u (Linux's %u, rounded up)",
+			   cases[i].size, cap, cases[i].linux_cap);
+		KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	}
+}
+
+/* The cache of caches, made before kmalloc(), has no sheaves: its main is
+ * the static bootstrap sheaf, of capacity 0, on every CPU, and it works
+ * through the slab path; the kmalloc() classes got their capacity once
+ * they all existed; a cache made later has a real, empty main sheaf on
+ * every possible CPU from its creation (as in Linux), so that its first
+ * allocation takes no page for a sheaf. */
+static void boot_caches_and_bootstrap_sheaf(struct ktest *t)
+{
+	struct kmem_cache *c, *k;
+	unsigned long flags;
+	unsigned int cpu;
+	void *p;
+
+	KTEST_EXPECT_EQ(t, cache_cache.barn.capacity, 0u);
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		KTEST_EXPECT_EQ(t, ((struct slub_pcs *)arch_per_cpu_ptr(cache_cache.cpu.sheaves,
+									 cpu))->main->capacity, 0u);
+	c = own_cache("test_bootstrap", 64);	/* its struct: through the slab path */
+	KTEST_ASSERT_NOT_NULL(t, c);
+	p = kmalloc(64, GFP_KERNEL);
+	KTEST_ASSERT_NOT_NULL(t, p);
+	k = virt_to_page(p)->slab_cache;
+	KTEST_EXPECT_GT(t, k->barn.capacity, 0u);
+	kfree(p);
+	for (cpu = 0; cpu < num_possible_cpus(); cpu++) {	/* made with the cache */
+		struct slub_sheaf *main = ((struct slub_pcs *)arch_per_cpu_ptr(c->cpu.sheaves,
+									       cpu))->main;
+
+		KTEST_EXPECT_EQ(t, main->capacity, c->barn.capacity);
+		KTEST_EXPECT_EQ(t, main->size, 0u);
+	}
+	local_irq_save(flags);
+	p = kmem_cache_alloc(c, GFP_ATOMIC);
+	KTEST_EXPECT_EQ(t, here(c)->main->capacity, c->barn.capacity);
+	kmem_cache_free(c, p);
+	local_irq_restore(flags);
+	KTEST_EXPECT_NOT_NULL(t, p);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* ---- main, spare, barn --------------------------------------------------------------- */
+
+/* A free pushes main and an allocation pops it: last in, first out; the
+ * handle's count follows; the object just freed is refused again, and so
+ * are an object of another cache and a pointer into an object. */
+static void main_is_lifo_and_checked(struct ktest *t)
+{
+	struct kmem_cache *c = own_cache("test_sheaf_lifo", 64), *d = own_cache("test_other", 64);
+	unsigned long flags, bad = kmem_bad_free_count;
+	unsigned int size;
+	void *a, *b, *x;
+
+	KTEST_ASSERT_TRUE(t, c && d);
+	ktest_expect_reports(t, 3);
+	local_irq_save(flags);
+	a = kmem_cache_alloc(c, GFP_ATOMIC);
+	b = kmem_cache_alloc(c, GFP_ATOMIC);
+	x = kmem_cache_alloc(d, GFP_ATOMIC);
+	if (!a || !b || !x) {
+		local_irq_restore(flags);
+		KTEST_ASSERT_TRUE(t, a && b && x);
+	}
+	size = here(c)->main->size;
+	KTEST_EXPECT_EQ(t, slub_objects_in_use(c), 2L);
+	kmem_cache_free(c, a);
+	KTEST_EXPECT_EQ(t, here(c)->main->size, size + 1);
+	KTEST_EXPECT_PTR_EQ(t, here(c)->main->objects[size], a);
+	kmem_cache_free(c, a);			/* just freed: refused */
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 1);
+	kmem_cache_free(c, x);			/* another cache's */
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 2);
+	kmem_cache_free(c, (char *)b + 8);	/* not an object's start */
+	KTEST_EXPECT_EQ(t, kmem_bad_free_count, bad + 3);
+	KTEST_EXPECT_EQ(t, here(c)->main->size, size + 1);
+	KTEST_EXPECT_PTR_EQ(t, kmem_cache_alloc(c, GFP_ATOMIC), a);
+	KTEST_EXPECT_EQ(t, slub_objects_in_use(c), 2L);
+	kmem_cache_free(c, a);
+	kmem_cache_free(c, b);
+	kmem_cache_free(d, x);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, slub_objects_in_use(c), 0L);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(d), 0);
+}
+
+/* Frees beyond main's capacity swap in the spare, then trade full sheaves
+ * for empty ones with the barn, which keeps at most 10 full; allocations
+ * trade them back and the barn keeps at most 10 empty.  Every object is
+ * counted once throughout (the validator). */
+static void spare_and_barn_trade_within_limits(struct ktest *t)
+{
+	struct kmem_cache *c = own_cache("test_barn", 64);
+	unsigned int cap, n, i, most_full = 0, most_empty = 0;
+	unsigned long flags;
+	int ok;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	cap = c->barn.capacity;
+	n = min_t(unsigned int, MANY, cap * 14);
+	local_irq_save(flags);
+	ok = alloc_n(c, n);
+	if (ok) {
+		kmem_cache_free(c, objs[0]);	/* main: a real sheaf, one object */
+		for (i = 1; i < n; i++) {
+			kmem_cache_free(c, objs[i]);
+			most_full = max(most_full, c->barn.nr_full);
+			if (i == cap + 1)
+				KTEST_EXPECT_NOT_NULL(t, here(c)->spare);
+		}
+		KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+		ok = alloc_n(c, n);
+		for (i = 0; ok && i < n; i++)
+			most_empty = max(most_empty, c->barn.nr_empty);
+		if (ok)
+			free_n(c, n);
+	}
+	local_irq_restore(flags);
+	KTEST_ASSERT_TRUE(t, ok);
+	KTEST_EXPECT_EQ(t, most_full, 10u);
+	KTEST_EXPECT_LE(t, most_empty, 10u);
+	KTEST_EXPECT_LE(t, c->barn.nr_full, 10u);
+	ktest_info(t, "capacity %u: barn at most %u full, %u empty", cap, most_full, most_empty);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* An empty main with no spare and an empty barn is refilled in bulk: from
+ * a new slab, then from the partial list. */
+static void refill_in_bulk(struct ktest *t)
+{
+	struct kmem_cache *c = own_cache("test_refill", 64);
+	unsigned long flags;
+	unsigned int cap;
+	void *a, *b;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	cap = c->barn.capacity;
+	local_irq_save(flags);
+	a = kmem_cache_alloc(c, GFP_ATOMIC);
+	KTEST_EXPECT_EQ(t, here(c)->main->size, cap - 1);	/* one refill: cap objects */
+	KTEST_EXPECT_GE(t, atomic_long_read(&c->total_objects), (long)cap);
+	kmem_cache_free(c, a);
+	local_irq_restore(flags);
+	kmem_cache_shrink(c);			/* back to the slabs: a partial one kept */
+	KTEST_EXPECT_EQ(t, slub_sheaved_objects(c), 0UL);
+	local_irq_save(flags);
+	b = kmem_cache_alloc(c, GFP_ATOMIC);
+	KTEST_EXPECT_EQ(t, here(c)->main->size, cap - 1);
+	kmem_cache_free(c, b);
+	local_irq_restore(flags);
+	KTEST_EXPECT_NOT_NULL(t, a);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* Shrink flushes main, spare and barn to the slabs and gives the empty
+ * slabs back: nothing left in sheaves, no slab left. */
+static void shrink_flushes_everything(struct ktest *t)
+{
+	struct kmem_cache *c = own_cache("test_flush", 64);
+	unsigned long flags;
+	int ok;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	local_irq_save(flags);
+	ok = alloc_n(c, min_t(unsigned int, MANY, c->barn.capacity * 5));
+	if (ok)
+		free_n(c, min_t(unsigned int, MANY, c->barn.capacity * 5));
+	local_irq_restore(flags);
+	KTEST_ASSERT_TRUE(t, ok);
+	KTEST_EXPECT_GT(t, slub_sheaved_objects(c), 0UL);
+	KTEST_EXPECT_GT(t, c->barn.nr_full + c->barn.nr_empty, 0u);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	kmem_cache_shrink(c);
+	KTEST_EXPECT_EQ(t, slub_sheaved_objects(c), 0UL);
+	KTEST_EXPECT_EQ(t, c->barn.nr_full + c->barn.nr_empty, 0u);
+	KTEST_EXPECT_EQ(t, atomic_long_read(&c->nr_slabs), 0L);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* ---- interrupts -------------------------------------------------------------------- */
+
+/* With this CPU's flag taken (as an interrupt of the fast path finds it),
+ * allocation and free go to the slab path: main is not touched. */
+static void taken_flag_means_slab_path(struct ktest *t)
+{
+	struct kmem_cache *c = own_cache("test_flag", 64);
+	unsigned long flags;
+	unsigned int size;
+	void *warm, *a;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	local_irq_save(flags);
+	warm = kmem_cache_alloc(c, GFP_ATOMIC);
+	kmem_cache_free(c, warm);
+	size = here(c)->main->size;
+	flag_set(c, 1);
+	a = kmem_cache_alloc(c, GFP_ATOMIC);
+	KTEST_EXPECT_EQ(t, here(c)->main->size, size);
+	kmem_cache_free(c, a);
+	KTEST_EXPECT_EQ(t, here(c)->main->size, size);
+	flag_set(c, 0);
+	local_irq_restore(flags);
+	KTEST_EXPECT_NOT_NULL(t, a);
+	KTEST_EXPECT_EQ(t, slub_objects_in_use(c), 0L);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+static struct {
+	struct kmem_cache *c;
+	void *held;
+	unsigned int size;		/* main's size the interrupt saw */
+	unsigned long locked;		/* the flag it saw */
+	int ran;
+} intr;
+
+/* An "interrupt" right after the fast path took the flag: it allocates
+ * and frees through the slab path, and sees main as the path left it. */
+static void interrupt_uses_slab_path(void)
+{
+	intr.locked = here(intr.c)->locked;
+	intr.size = here(intr.c)->main->size;
+	intr.held = kmem_cache_alloc(intr.c, GFP_ATOMIC);
+	kmem_cache_free(intr.c, kmem_cache_alloc(intr.c, GFP_ATOMIC));
+	intr.ran++;
+}
+
+/* The host harness's hook: the fast path interrupted with the flag taken. */
+static void interrupted_fast_path(struct ktest *t)
+{
+	unsigned long flags;
+	void *warm, *obj;
+	unsigned int size;
+
+	intr = (typeof(intr)){ .c = own_cache("test_intr", 64) };
+	KTEST_ASSERT_NOT_NULL(t, intr.c);
+	local_irq_save(flags);
+	warm = kmem_cache_alloc(intr.c, GFP_ATOMIC);
+	kmem_cache_free(intr.c, warm);
+	size = here(intr.c)->main->size;
+	if (arch_percpu_set_test_hook(interrupt_uses_slab_path)) {
+		local_irq_restore(flags);
+		ktest_skip(t, "no hook into the per-CPU write here (the host harness has one)");
+		KTEST_EXPECT_EQ(t, kmem_cache_destroy(intr.c), 0);
+		return;
+	}
+	obj = kmem_cache_alloc(intr.c, GFP_ATOMIC);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, intr.ran, 1);
+	KTEST_EXPECT_EQ(t, intr.locked, 1UL);
+	KTEST_EXPECT_EQ(t, intr.size, size);
+	KTEST_EXPECT_PTR_EQ(t, obj, warm);	/* the fast path's pop, undisturbed */
+	KTEST_EXPECT_PTR_NE(t, intr.held, obj);
+	KTEST_EXPECT_EQ(t, here(intr.c)->main->size, size - 1);
+	kmem_cache_free(intr.c, obj);
+	kmem_cache_free(intr.c, intr.held);
+	KTEST_EXPECT_EQ(t, slub_objects_in_use(intr.c), 0L);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(intr.c), 0);
+}
+
+/* ---- memory pressure ------------------------------------------------------------------ */
+
+/* The page allocator fails while the barn holds full sheaves and the
+ * partial list is empty: the barn goes back to the slabs and the slab path
+ * tries again, and succeeds. */
+static void page_failure_flushes_barn_and_retries(struct ktest *t)
+{
+	struct kmem_cache *c = own_cache("test_pressure", 64);
+	unsigned int n, held = 0, barn;
+	unsigned long flags;
+	void *obj = NULL;
+	int ok;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	n = min_t(unsigned int, MANY / 2, c->barn.capacity * 5);
+	local_irq_save(flags);
+	ok = alloc_n(c, n);
+	if (ok)
+		free_n(c, n);
+	barn = c->barn.nr_full;
+	flag_set(c, 1);				/* the slab path from here */
+	while (ok && READ_ONCE(c->nr_partial) && held < MANY / 2 &&
+	       (objs[MANY / 2 + held] = kmem_cache_alloc(c, GFP_ATOMIC)))
+		held++;
+	if (ok && !READ_ONCE(c->nr_partial)) {
+		page_alloc_fail_nth(1);
+		obj = kmem_cache_alloc(c, GFP_ATOMIC);
+		page_alloc_fail_nth(0);
+	}
+	kmem_cache_free(c, obj);
+	while (held--)
+		kmem_cache_free(c, objs[MANY / 2 + held]);
+	flag_set(c, 0);
+	local_irq_restore(flags);
+	KTEST_ASSERT_TRUE(t, ok);
+	KTEST_EXPECT_GT(t, barn, 0u);
+	KTEST_EXPECT_NOT_NULL(t, obj);
+	KTEST_EXPECT_EQ(t, c->barn.nr_full, 0u);
+	KTEST_EXPECT_EQ(t, slub_objects_in_use(c), 0L);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* ---- other CPUs ------------------------------------------------------------------------ */
+
+static struct {
+	struct kmem_cache *c;
+	int done;
+} remote;
+
+/* smp_call_function(): each CPU takes objects and gives them back, so its
+ * sheaves hold some. */
+static void remote_touch(void *arg)
+{
+	void *a, *b;
+
+	(void)arg;
+	a = kmem_cache_alloc(remote.c, GFP_ATOMIC);
+	b = kmem_cache_alloc(remote.c, GFP_ATOMIC);
+	kmem_cache_free(remote.c, a);
+	kmem_cache_free(remote.c, b);
+	__atomic_fetch_add(&remote.done, 1, __ATOMIC_RELEASE);
+}
+
+/* Shrink empties every CPU's sheaves (on_each_cpu()). */
+static void shrink_reaches_every_cpu(struct ktest *t)
+{
+	unsigned int cpu;
+
+	if (num_online_cpus() < 2) {
+		ktest_skip(t, "needs 2 CPUs, %u online", num_online_cpus());
+		return;
+	}
+	remote = (typeof(remote)){ .c = own_cache("test_shrinkall", 128) };
+	KTEST_ASSERT_NOT_NULL(t, remote.c);
+	KTEST_ASSERT_EQ(t, smp_call_function(remote_touch, NULL, 1), 0);
+	remote_touch(NULL);
+	KTEST_EXPECT_EQ(t, READ_ONCE(remote.done), (int)num_online_cpus());
+	KTEST_EXPECT_TRUE(t, slub_cpu_holds_slabs(remote.c));
+	kmem_cache_shrink(remote.c);
+	for_each_online_cpu(cpu)
+		KTEST_EXPECT_EQ(t, ((struct slub_pcs *)arch_per_cpu_ptr(remote.c->cpu.sheaves,
+									 cpu))->main->size, 0u);
+	KTEST_EXPECT_FALSE(t, slub_cpu_holds_slabs(remote.c));
+	KTEST_EXPECT_EQ(t, atomic_long_read(&remote.c->nr_slabs), 0L);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(remote.c), 0);
+}
+
+static const struct ktest_case sheaves_cases[] = {
+	KTEST_CASE(capacity_follows_linux),
+	KTEST_CASE(boot_caches_and_bootstrap_sheaf),
+	KTEST_CASE(main_is_lifo_and_checked),
+	KTEST_CASE(spare_and_barn_trade_within_limits),
+	KTEST_CASE(refill_in_bulk),
+	KTEST_CASE(shrink_flushes_everything),
+	KTEST_CASE(taken_flag_means_slab_path),
+	KTEST_CASE(interrupted_fast_path),
+	KTEST_CASE(page_failure_flushes_barn_and_retries),
+	KTEST_CASE(shrink_reaches_every_cpu),
+	{}
+};
+
+static const struct ktest_suite sheaves_suite = {
+	.name = "slub_sheaves",
+	.cases = sheaves_cases,
+	.init = allocator_suite_init,
+	.exit = sheaves_exit,
+};
+KTEST_SUITE(sheaves_suite);
