@@ -1,9 +1,9 @@
 /* peer_kmem.c - the kernel allocator API on a user-space malloc, so that
  * the benchmark's replay (kernel/replay.c, driven by bench_replay.c) runs
- * unchanged against glibc malloc, jemalloc or mimalloc.
+ * unchanged against glibc malloc, jemalloc, mimalloc or tcmalloc.
  *
  * The peer comes from a header force-included by the Makefile
- * (peer_glibc.h, peer_jemalloc.h, peer_mimalloc.h): PEER_NAME,
+ * (peer_glibc.h, peer_jemalloc.h, peer_mimalloc.h, peer_tcmalloc.h): PEER_NAME,
  * PEER_FOOTPRINT and peer_malloc(), peer_calloc(), peer_free(),
  * peer_usable_size(), peer_footprint().  The trace's ops map as a kernel
  * built on that malloc would make them:
@@ -119,6 +119,12 @@ void kmem_get_stats(struct kmem_stats *stats)
 	memset(stats, 0, sizeof(*stats));
 	if (bench_sample_footprint)
 		stats->slab_pages = (peer_footprint() + PAGE_SIZE - 1) / PAGE_SIZE;
+}
+
+/* The replay asks for the pages alone (kernel/replay.c): the same here. */
+void kmem_get_pages(struct kmem_stats *stats)
+{
+	kmem_get_stats(stats);
 }
 
 /* One "NAME: N kB" field of /proc/self/status; -1 if absent. */
