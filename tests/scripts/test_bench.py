@@ -141,7 +141,8 @@ def slowest_lines(text):
 
 @case
 def reads_paths_and_kernel_distribution():
-    """path_text() names <tiny/call_path.h>'s bits as bench_replay.c does;
+    """path_text() names <tiny/call_path.h>'s bits as bench_replay.c does
+    (the same names, as many as CALL_PATH_BITS);
     hist_rank() takes the nearest rank of the kernel's histogram;
     kernel_calls() reads the kernel's replay-calls/-hist/-slowest lines."""
     from importlib.machinery import SourceFileLoader
@@ -153,8 +154,16 @@ def reads_paths_and_kernel_distribution():
         got = bench_mod.path_text(bits)
         if got != want:
             problems.append(f"path_text({bits:#x}) = {got!r}, expected {want!r}")
+    with open(os.path.join(ROOT, "tests", "host", "bench_replay.c")) as f:
+        m = re.search(r"path_names\[CALL_PATH_BITS\] = \{(.*?)\};", f.read(), re.S)
+    c_names = tuple(re.findall(r'"([^"]*)"', m.group(1))) if m else None
+    with open(os.path.join(ROOT, "include", "tiny", "call_path.h")) as f:
+        m = re.search(r"#define CALL_PATH_BITS\s+(\d+)", f.read())
+    if c_names != bench_mod.CALL_PATH_NAMES or not m or int(m.group(1)) != len(c_names):
+        problems.append(f"bench's path names {bench_mod.CALL_PATH_NAMES} are not "
+                        f"bench_replay.c's {c_names} (CALL_PATH_BITS {m and m.group(1)})")
     hist = [(10, 989), (20, 10), (5000, 1)]
-    for q, want in ((0.5, 10), (0.99, 10), (0.995, 20), (0.999, 20), (1.0, 5000)):
+    for q, want in ((0.5, 10), (0.989, 10), (0.99, 20), (0.999, 20), (1.0, 5000)):
         got = bench_mod.hist_rank(hist, q)
         if got != want:
             problems.append(f"hist_rank(q={q}) = {got}, expected {want}")
