@@ -127,14 +127,16 @@ PATH = r"(fast|(refill|new slab|page alloc|page free|flush|slab freed|large|heap
 
 
 def slowest_lines(text):
-    """Each allocator's slowest allocation and free with a path; the peers'
-    as not recorded; tcmalloc among them."""
+    """Each allocator's slowest allocation and free with a path and what the
+    call asked for; the peers' as not recorded; tcmalloc among them."""
     problems = []
     for name in [allocators.label(a) for a in ALLOCATORS] + ["glibc", "tcmalloc"]:
         for what in ("allocation", "free"):
             want = (PATH if name not in ("glibc", "tcmalloc") else r"not recorded \(a peer\)")
+            # and what the call asked for
             if not re.search(rf"^  {re.escape(name)} +{what}: host \d+ cycles \(call \d+\): "
-                             rf"{want}$", text, re.M):
+                             rf"{want}( \((zeroed )?(kmalloc|kmem_cache_alloc|kfree|"
+                             rf"kmem_cache_free) \d+ B\))?$", text, re.M):
                 problems.append(f"no slowest {what} line with its path for {name}")
     return problems
 
