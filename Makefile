@@ -418,19 +418,23 @@ results_file = sh -c 'if [ -z "$(given_trace)" ] && [ "$(MEM)" = 32 ] && [ -f "$
 	echo "(written to docs/results/$$1-$$(date +%Y-%m-%d).$$2)"; fi'
 
 ## bench       the replay on the host, every shipped trace (TRACE=file: that one): every allocator
-##             and the peers (glibc, jemalloc, mimalloc), each timed after an untimed pass:
-##             ns, cycles and instructions per call, footprint; checked against the kernel's
+##             and the peers (glibc, jemalloc, mimalloc, tcmalloc), each timed after an untimed pass:
+##             ns, cycles and instructions per call, footprint; checked against the kernel's;
+##             the worst cases (kernel instructions per call under -icount, the slowest calls'
+##             paths) and a plot per trace (docs/results/worst-TRACE-DATE.png)
 bench:
-	$(Q)$(DEPS) build qemu python host
+	$(Q)$(DEPS) build qemu python host plot
 	$(Q)$(probe_i386)
 	$(Q)$(build_allocators)
 	$(Q)for c in $(ALLOCATORS); do \
 		$(with_i386) $(MAKE) -s -f $(srctree)/tests/host/Makefile CONFIG=$$c bench || exit 1; done
 	$(Q)mkdir -p $(BUILD)/bench $(srctree)/docs/results
 	$(Q){ $(with_i386) $(PYTHON) $(srctree)/scripts/bench --mem $(MEM) $(trace_arg) \
-		--out $(BUILD)/bench; echo $$? > $(BUILD)/bench/status; \
+		--out $(BUILD)/bench --plots; echo $$? > $(BUILD)/bench/status; \
 	  $(with_i386) $(srctree)/scripts/bench-smp; } | tee $(BUILD)/bench/report.txt
 	$(Q)$(results_file) $(BUILD)/bench/report.txt bench txt
+	$(Q)for f in $(BUILD)/bench/*/worst-*.png; do [ ! -f "$$f" ] || \
+		$(results_file) "$$f" "$$(basename "$$f" .png)" png; done
 	$(Q)exit $$(cat $(BUILD)/bench/status)
 
 ## smpbench    the kernel's smpbench at CPUS (default 4) CPUs in QEMU, every allocator

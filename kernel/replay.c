@@ -211,6 +211,102 @@ void replay_table_free(void *p, size_t bytes)
 	free_pages((unsigned long)(uintptr_t)p, get_order(bytes));
 }
 
+/* ---- the distribution of the calls' cycles ----------------------------------------
+ *
+ * Every measured call's cycles go into a histogram per kind, in units of
+ * 2^CALL_UNIT_SHIFT cycles: under QEMU -icount shift=4 (scripts/qemu-run
+ * --icount) the TSC advances 16 a guest instruction, so a unit is one
+ * instruction and the figures repeat exactly.  Exact up to CALL_EXACT
+ * units, then CALL_SUB buckets an octave (a bucket is named by its lower
+ * bound: within 1/CALL_SUB of the value).  The slowest CALL_SLOWEST calls
+ * of each kind are kept exactly, with their number among the calls of
+ * their kind (the host benchmark numbers its calls the same way).  Static
+ * (about 10 kB, one copy): the page allocator's figures do not change.
+ */
+#define CALL_UNIT_SHIFT	4
+#define CALL_EXACT	512
+#define CALL_EXACT_BITS	9		/* log2(CALL_EXACT) */
+#define CALL_SUB_BITS	5
+#define CALL_SUB	(1 << CALL_SUB_BITS)
+#define CALL_BUCKETS	(CALL_EXACT + (32 - CALL_EXACT_BITS) * CALL_SUB)
+#define CALL_SLOWEST	4
+
+struct call_slow {
+	u32 call, units;
+};
+
+static struct {
+	u32 hist[2][CALL_BUCKETS];		/* [0] allocations, [1] frees */
+	struct call_slow slowest[2][CALL_SLOWEST];	/* slowest first */
+	u32 calls[2];
+} call_dist;
+
+static unsigned int call_bucket(u32 units)
+{
+	unsigned int msb;
+
+	if (units < CALL_EXACT)
+		return units;
+	msb = 31 - (unsigned int)__builtin_clz(units);
+	return CALL_EXACT + (msb - CALL_EXACT_BITS) * CALL_SUB +
+	       ((units >> (msb - CALL_SUB_BITS)) & (CALL_SUB - 1));
+}
+
+/* The lower bound, in units, of bucket b. */
+static u32 call_bucket_value(unsigned int b)
+{
+	unsigned int octave, sub;
+
+	if (b < CALL_EXACT)
+		return b;
+	octave = (b - CALL_EXACT) / CALL_SUB + CALL_EXACT_BITS;
+	sub = (b - CALL_EXACT) % CALL_SUB;
+	return (u32)(CALL_SUB + sub) << (octave - CALL_SUB_BITS);
+}
+
+/* Notes one measured call of kind (0 allocation, 1 free) that took cycles. */
+static void note_call(int kind, u64 cycles)
+{
+	u64 u = cycles >> CALL_UNIT_SHIFT;
+	u32 units = u > 0xffffffffULL ? 0xffffffffU : (u32)u;
+	struct call_slow *s = call_dist.slowest[kind];
+	int i = CALL_SLOWEST;
+
+	call_dist.hist[kind][call_bucket(units)]++;
+	while (i > 0 && units > s[i - 1].units) {
+		if (i < CALL_SLOWEST)
+			s[i] = s[i - 1];
+		i--;
+	}
+	if (i < CALL_SLOWEST) {
+		s[i].call = call_dist.calls[kind];
+		s[i].units = units;
+	}
+	call_dist.calls[kind]++;
+}
+
+/* "replay-calls: KIND CALLS unit CYCLES" a kind, then a "replay-hist:
+ * KIND UNITS COUNT" line a bucket that has calls and a "replay-slowest:
+ * KIND CALL UNITS" line for each of the slowest calls. */
+static void replay_report_calls(void)
+{
+	static const char *const kinds[2] = { "alloc", "free" };
+	unsigned int b;
+	int k, i;
+
+	for (k = 0; k < 2; k++) {
+		printk("replay-calls: %s %u unit %u cycles\n", kinds[k], call_dist.calls[k],
+		       1u << CALL_UNIT_SHIFT);
+		for (b = 0; b < CALL_BUCKETS; b++)
+			if (call_dist.hist[k][b])
+				printk("replay-hist: %s %u %u\n", kinds[k], call_bucket_value(b),
+				       call_dist.hist[k][b]);
+		for (i = 0; i < CALL_SLOWEST && call_dist.slowest[k][i].units; i++)
+			printk("replay-slowest: %s %u %u\n", kinds[k], call_dist.slowest[k][i].call,
+			       call_dist.slowest[k][i].units);
+	}
+}
+
 /* ---- one op ------------------------------------------------------------------ */
 
 static u8 slot_byte(u32 slot)
@@ -266,7 +362,7 @@ static void do_alloc(struct replay_state *rs, u32 n, u32 code, u32 arg, struct s
 	struct kmem_cache *c = NULL;
 	u32 size = arg;
 	unsigned long injected0 = fault_injected_total();
-	u64 t0;
+	u64 t0, t1;
 	void *p;
 
 	if (cache_op) {
@@ -277,8 +373,10 @@ static void do_alloc(struct replay_state *rs, u32 n, u32 code, u32 arg, struct s
 	measure_begin(MEASURE_ALLOC);
 	t0 = get_cycles();
 	p = cache_op ? (c ? kmem_cache_alloc(c, gfp) : NULL) : kmalloc(size, gfp);
-	rs->res->alloc_cycles += get_cycles() - t0;
+	t1 = get_cycles();
+	rs->res->alloc_cycles += t1 - t0;
 	measure_end(MEASURE_ALLOC);
+	note_call(0, t1 - t0);
 	if (!p) {
 		rs->res->failures++;
 		rs->res->largest_refused = max(rs->res->largest_refused, (unsigned long)size);
@@ -309,7 +407,7 @@ static void do_alloc(struct replay_state *rs, u32 n, u32 code, u32 arg, struct s
 static void do_free(struct replay_state *rs, u32 n, struct slot *s)
 {
 	int traced = n < rs->hdr->nr_ops;
-	u64 t0;
+	u64 t0, t1;
 
 	if (memchr_inv(s->ptr, s->pattern, s->size))
 		note_corruption(rs, n, "object contents changed while it was allocated", s->ptr);
@@ -321,9 +419,11 @@ static void do_free(struct replay_state *rs, u32 n, struct slot *s)
 	else
 		kmem_cache_free(rs->cache_ptr[s->cache], s->ptr);
 	if (traced) {
+		t1 = get_cycles();
 		rs->res->frees++;
-		rs->res->free_cycles += get_cycles() - t0;
+		rs->res->free_cycles += t1 - t0;
 		measure_end(MEASURE_FREE);
+		note_call(1, t1 - t0);
 	}
 	rs->live_bytes -= s->size;
 	rs->live_objects--;
@@ -461,6 +561,7 @@ int replay_run(const void *data, size_t len, struct replay_result *res)
 
 	memset(res, 0, sizeof(*res));
 	memset(&rs, 0, sizeof(rs));
+	memset(&call_dist, 0, sizeof(call_dist));
 	if (replay_check_header(data, len, &rs))
 		return -1;
 	rs.res = res;
@@ -566,4 +667,5 @@ void replay_report(const struct replay_result *res, const char *trace_name)
 	for (i = 0; i < res->nr_samples; i++)
 		printk("replay-sample: %u %u %u\n", res->samples[i].op, res->samples[i].held_pages,
 		       res->samples[i].live_bytes);
+	replay_report_calls();
 }

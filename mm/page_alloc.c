@@ -26,6 +26,7 @@
  * Nothing here touches hardware: the host build manages a host buffer.
  */
 #include <tiny/kernel.h>
+#include <tiny/call_path.h>
 #include <tiny/fault_inject.h>
 #include <tiny/memcheck.h>
 #include <tiny/mm.h>
@@ -206,6 +207,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		report_failure(gfp, order);
 		return NULL;
 	}
+	call_path(CALL_PATH_PAGE_ALLOC);
 	keep = (gfp & __GFP_HIGH) ? 0 : reserve_pages;
 	spin_lock_irqsave(&zone_lock, flags);
 	if (free_page_count >= (1UL << order) + keep)
@@ -390,6 +392,7 @@ void split_page_block(struct page *page, unsigned int order, unsigned long nr)
 
 void __free_pages(struct page *page, unsigned int order)
 {
+	call_path(CALL_PATH_PAGE_FREE);
 	if (!page_in_map(page)) {
 		report_bad_free((unsigned long)(uintptr_t)page, order, "not a struct page of mem_map",
 				NULL, __builtin_return_address(0));

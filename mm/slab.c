@@ -733,6 +733,7 @@ static unsigned int cache_grow(struct kmem_cache *c, gfp_t flags, void **objs, u
 	struct slab *slabp;
 
 	assert_irqs_disabled();
+	call_path(CALL_PATH_NEW_SLAB);
 	flags &= ~__GFP_ZERO;
 	/* a failure with a fallback to take is none yet: not reported */
 	page = alloc_pages(has_fallback(c) ? flags | __GFP_NOWARN : flags, c->gfporder);
@@ -761,6 +762,7 @@ static unsigned long slab_destroy(struct kmem_cache *c, struct slab *slabp)
 	unsigned int i;
 
 	assert_spin_not_held(&c->lock);
+	call_path(CALL_PATH_SLAB_FREED);
 	/* back to the page allocator as it gave them: ours to touch */
 	kmem_mark_internal(slab_start(slabp), PAGE_SIZE << shape.order);
 	for (i = 0; c->common.dtor && i < shape.num; i++)
@@ -856,6 +858,7 @@ static noinline void *cache_alloc_refill(struct kmem_cache *c, gfp_t flags)
 	unsigned int got;
 
 	assert_irqs_disabled();
+	call_path(CALL_PATH_REFILL);
 	start_cpu_reaper(NULL);
 	if (unlikely(ac == &no_magazine) && !(ac = cpu_magazine_create(c, flags)))
 		return slab_alloc_direct(c, flags);
@@ -940,6 +943,7 @@ static noinline const char *cache_free_slow(struct kmem_cache *c, struct array_c
 	LIST_HEAD(dead);
 
 	assert_irqs_disabled();
+	call_path(CALL_PATH_FLUSH);
 	start_cpu_reaper(NULL);
 	if (ac == &no_magazine && !(ac = cpu_magazine_create(c, GFP_ATOMIC)))
 		return slab_free_direct(c, objp) ?

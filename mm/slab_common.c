@@ -119,6 +119,7 @@ void *kmalloc_large(size_t size, gfp_t flags)
 
 	if (should_failslab("kmalloc", size, flags))
 		return NULL;
+	call_path(CALL_PATH_LARGE);
 	page = alloc_pages(flags & ~__GFP_ZERO, get_order(size));
 	if (!page)
 		return NULL;
@@ -139,6 +140,7 @@ int kfree_large(const void *obj, struct page *page)
 	if (!page || obj != page_address(page) || !(READ_ONCE(page->flags) & PG_large) ||
 	    !(page_update_counted(page, 0, PG_large, &large_block_pages) & PG_large))
 		return -1;
+	call_path(CALL_PATH_LARGE);
 	nr = page->nr_pages;
 	kmem_mark_freed(obj, nr << PAGE_SHIFT);
 	kmem_mark_internal(obj, nr << PAGE_SHIFT);	/* as the page allocator gave it */

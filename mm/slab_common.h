@@ -14,6 +14,7 @@
 #define MM_SLAB_COMMON_H
 
 #include <tiny/atomic.h>
+#include <tiny/call_path.h>
 #include <tiny/kconfig.h>
 #include <tiny/list.h>
 #include <tiny/mm.h>

@@ -366,6 +366,7 @@ static int slob_grow(gfp_t gfp)
 	struct page *page = alloc_pages(gfp & ~__GFP_ZERO, 0);
 
 	assert_spin_held(&slob_lock);
+	call_path(CALL_PATH_NEW_SLAB);
 	if (!page || slob_add_pages(page, 1, gfp)) {
 		if (page)
 			__free_pages(page, 0);
@@ -655,6 +656,7 @@ unsigned long slob_heap_release_page(void)
 	page = slob_take_free_page();
 	if (!page)
 		return 0;
+	call_path(CALL_PATH_SLAB_FREED);
 	free_page((unsigned long)(uintptr_t)page);
 	return 1 + maps - slob_heap_meta_pages;
 }

@@ -164,6 +164,7 @@ static slob_t *heap_grow(unsigned long nr, unsigned int order, gfp_t gfp)
 	struct page *page = alloc_pages(gfp & ~__GFP_ZERO, order);
 	slob_t *first, *b;
 
+	call_path(CALL_PATH_NEW_SLAB);
 	if (!page)
 		return NULL;
 	split_page_block(page, order, nr);
@@ -268,6 +269,7 @@ slob_t *slob_heap_alloc(int units, int align, gfp_t gfp)
 	do {
 		for (k = list_of_units((unsigned long)units); k < SLOB_LISTS; k++) {
 			list_for_each_entry(page, &slob_lists[k], lru) {
+				call_path_walked();
 				b = page->largest_free >= (unsigned long)units ?
 					    page_first_fit(page, units, align) : NULL;
 				if (b)
@@ -320,6 +322,7 @@ unsigned long slob_heap_release_page(void)
 	page_update_flags(page, 1, 0, PG_slab);
 	slob_heap_pages--;
 	slob_free_units -= SLOB_PAGE_UNITS;
+	call_path(CALL_PATH_SLAB_FREED);
 	__free_pages(page, 0);
 	return 1;
 }

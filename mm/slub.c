@@ -301,6 +301,7 @@ struct page *new_slab(struct kmem_cache *c, gfp_t flags)
 	struct page *page;
 
 	assert_spin_not_held(&c->list_lock);
+	call_path(CALL_PATH_NEW_SLAB);
 	page = alloc_pages(gfp | (has_fallback ? __GFP_NOWARN : 0), c->oo[0].order);
 	if (!page && has_fallback) {
 		which = 1;
@@ -327,6 +328,7 @@ void discard_slab(struct kmem_cache *c, struct page *page)
 	unsigned int i;
 
 	assert_spin_not_held(&c->list_lock);
+	call_path(CALL_PATH_SLAB_FREED);
 	/* back to the page allocator as it gave them: ours to touch */
 	kmem_mark_internal((void *)base, PAGE_SIZE << o->order);
 	for (i = 0; c->common.dtor && i < o->objects; i++)

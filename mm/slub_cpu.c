@@ -441,6 +441,7 @@ noinline void *slab_alloc_slow(struct kmem_cache *c, struct kmem_cache *h, gfp_t
 	unsigned long save;
 	void *obj;
 
+	call_path(CALL_PATH_REFILL);
 	local_irq_save(save);
 	obj = refill_and_take(c, flags);
 	local_irq_restore(save);
@@ -463,6 +464,7 @@ noinline const char *slab_free_slow(struct kmem_cache *c, struct kmem_cache *h, 
 	unsigned long save;
 	const char *why;
 
+	call_path(CALL_PATH_FLUSH);
 	local_irq_save(save);
 	why = free_to_slab(c, obj, base, idx, marked);
 	local_irq_restore(save);

@@ -76,8 +76,8 @@ def print_report(cols, res, args, stats):
     row(f"per operation, best-of-{args.runs} mean", "best_op", "{:.1f}")
     print(f"cycles per call (TSC ticks, not instructions; each call's best of {runs})")
     for kind, what in (("alloc", "allocation"), ("free", "free")):
-        for q in ("p50", "p99", "max"):
-            row(f"{what} {q}", f"{q}_{kind}")
+        for q in ("p50", "p99", "p99.9", "max"):
+            row(f"{what} {q}", f"{q.replace('.', '')}_{kind}")
     row("empty call, same TSC reads (floor)", "floor", compare=False)
     row("host page faults in the timed replay", "faults", compare=False)
     if args.callgrind:
@@ -147,6 +147,30 @@ def print_summary(results, cols):
     print("overhead at the peak of live bytes, % (the allocators: pages held; peers: their "
           "footprint)")
     summary_rows(results, cols, "overhead", ".1f", width)
+
+
+def print_summary_worst(results, cols):
+    """Per trace and column: instructions per operation (callgrind) and the
+    kernel's worst cases (instructions per call under -icount)."""
+    width = 10
+    print("instructions per operation (callgrind, inside the allocator's call; allocations "
+          "and frees weighted)")
+    summary_rows(results, cols, "ir_op", ".1f", width)
+    for key, what in (("k_p999_alloc", "allocation p99.9"), ("k_max_alloc", "allocation max"),
+                      ("k_p999_free", "free p99.9"), ("k_max_free", "free max")):
+        print(f"kernel instructions per call, {what} (QEMU -icount)")
+        summary_rows(results, cols, key, ".0f", width)
+
+
+def print_load(when):
+    """The machine's load average, which the host's times depend on (a
+    shared machine's figures are noisier: docs/benchmarks.md)."""
+    try:
+        with open("/proc/loadavg") as f:
+            load = " ".join(f.read().split()[:3])
+    except OSError:
+        return
+    print(f"bench: load average {load} {when} ({os.cpu_count()} CPUs)")
 
 
 def print_kernel_cost(args, results, cols):

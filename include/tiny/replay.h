@@ -90,8 +90,9 @@ struct replay_result {
  * summary and a progress line; the scripts ask for the data they parse
  * (the "replay=data" option, the console's "replay data"). */
 #define REPLAY_PROGRESS		0x1	/* "replay: running 10% 20% ... done" */
-#define REPLAY_DATA		0x2	/* the allocator's report at the end of the trace
-					 * and the replay-sample: lines */
+#define REPLAY_DATA		0x2	/* the allocator's report at the end of the trace,
+					 * the replay-sample: lines and the calls'
+					 * distribution (replay-calls:, -hist:, -slowest:) */
 extern unsigned int replay_output;
 
 /*

@@ -1,7 +1,8 @@
 /* bench_replay.c - the trace replay of the kernel, on the host, timed.
  *
  * usage: bench_replay [--mem MB | --layout SPEC] [--count alloc|free]
- *                     [--cycles FILE] [--no-footprint] [--step N | --warm] TRACE.replay
+ *                     [--cycles FILE] [--paths FILE] [--no-footprint]
+ *                     [--step N | --warm] TRACE.replay
  * Runs kernel/replay.c on the same mm/ code as the kernel (build it -m32 to
  * get the kernel's object sizes), prints the kernel's replay report, and
  * adds what the host can measure better: nanoseconds per allocation and
@@ -16,11 +17,15 @@
  * allocations or the frees are counted (scripts/bench).
  *
  * The timed build (bench-timed, with bench_timex.h) also keeps the cycles
- * of every single allocator call: it prints their p50, p99 and maximum
- * and, with --cycles, writes them to FILE (u32 count of allocations, u32
- * count of frees, then one u32 per call in trace order, allocations first;
- * little-endian host order), from which scripts/bench takes each call's
- * minimum over several runs.
+ * of every single allocator call: it prints their p50, p99, p99.9 and
+ * maximum and, with --cycles, writes them to FILE (u32 count of
+ * allocations, u32 count of frees, then one u32 per call in trace order,
+ * allocations first; little-endian host order), from which scripts/bench
+ * takes each call's minimum over several runs.  It keeps the path each
+ * call took as well (<tiny/call_path.h>: the allocators' slow steps, built
+ * in with -DHOST_CALL_PATH), prints the slowest call's, and with --paths
+ * writes them to FILE in the same layout (u32 a call: the CALL_PATH_*
+ * bits, and the heap pages walked above CALL_PATH_WALK_SHIFT).
  *
  * The same file, linked with tests/host/peer_kmem.c instead of mm/ and
  * host.c, replays the trace against a user-space malloc (the peer-*
@@ -74,6 +79,7 @@
 
 #include <tiny/kernel.h>
 #include <tiny/atomic.h>
+#include <tiny/call_path.h>
 #include <tiny/ktest.h>
 #include <tiny/mm.h>
 #include <tiny/replay.h>
@@ -84,9 +90,10 @@
 
 #define FLOOR_SAMPLES	10001	/* empty calls timed for the floor */
 
-/* The cycles of each measured call of one kind, in trace order. */
+/* The cycles and the path of each measured call of one kind, in trace order. */
 struct call_log {
 	u32 *cycles;
+	u32 *path;			/* <tiny/call_path.h> */
 	unsigned long cap, n;
 	unsigned long long seen;	/* the replay's total when the last call ended */
 };
@@ -95,6 +102,7 @@ static struct replay_result res;
 static struct call_log calls[2];	/* [0] allocations, [1] frees */
 int host_measure_mask;
 int bench_sample_footprint = 1;		/* read by peer_kmem.c */
+unsigned int call_path_taken;		/* <tiny/call_path.h>; bench_timex.h clears it */
 
 static double now_ns(void)
 {
@@ -209,8 +217,10 @@ void bench_call_done(int kind)
 	log->seen = total;
 	if (bd.on)
 		breakdown_step(kind);
-	if (log->n < log->cap)
+	if (log->n < log->cap) {
 		log->cycles[log->n] = d > UINT32_MAX ? UINT32_MAX : (u32)d;
+		log->path[log->n] = call_path_taken;
+	}
 	log->n++;
 }
 
@@ -223,6 +233,7 @@ static void make_call_logs(size_t trace_len)
 
 	for (i = 0; i < 2; i++) {
 		calls[i].cycles = backed_table(most * sizeof(u32));
+		calls[i].path = backed_table(most * sizeof(u32));
 		calls[i].cap = most;
 	}
 }
@@ -242,8 +253,43 @@ static u32 quantile(const u32 *sorted, unsigned long n, double q)
 	return sorted[rank ? rank - 1 : 0];
 }
 
+/* The path bits' names, in <tiny/call_path.h>'s order. */
+static const char *const path_names[CALL_PATH_BITS] = {
+	"refill", "new slab", "page alloc", "page free", "flush", "slab freed", "large"
+};
+
+/* Writes a call's path ("fast" if it took no slow step) into buf. */
+static const char *path_text(u32 path, char *buf, size_t size)
+{
+	unsigned int walked = path >> CALL_PATH_WALK_SHIFT;
+	size_t n = 0;
+	int b;
+
+	buf[0] = '\0';
+	for (b = 0; b < CALL_PATH_BITS; b++)
+		if (path & (1u << b))
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? "+" : "", path_names[b]);
+	if (walked && n < size)
+		snprintf(buf + n, size - n, "%sheap walk %u page%s", n ? "+" : "", walked,
+			 walked == 1 ? "" : "s");
+	return buf[0] ? buf : "fast";
+}
+
+/* The index of the slowest call of log (the first, if several). */
+static unsigned long slowest_call(const struct call_log *log)
+{
+	unsigned long i, most = 0;
+
+	for (i = 1; i < log->n && i < log->cap; i++)
+		if (log->cycles[i] > log->cycles[most])
+			most = i;
+	return most;
+}
+
 static void print_call_stats(const char *what, const struct call_log *log)
 {
+	unsigned long slow;
+	char buf[160];
 	u32 *sorted;
 
 	if (!log->n)
@@ -251,13 +297,17 @@ static void print_call_stats(const char *what, const struct call_log *log)
 	sorted = backed_table(log->n * sizeof(u32));
 	memcpy(sorted, log->cycles, log->n * sizeof(u32));
 	qsort(sorted, log->n, sizeof(u32), cmp_u32);
-	printf("bench: cycles per %s call (TSC, this run): p50 %u, p99 %u, max %u\n", what,
-	       quantile(sorted, log->n, 0.5), quantile(sorted, log->n, 0.99), sorted[log->n - 1]);
+	slow = slowest_call(log);
+	printf("bench: cycles per %s call (TSC, this run): p50 %u, p99 %u, p99.9 %u, max %u "
+	       "(call %lu: %s)\n", what, quantile(sorted, log->n, 0.5),
+	       quantile(sorted, log->n, 0.99), quantile(sorted, log->n, 0.999), sorted[log->n - 1],
+	       slow, path_text(log->path[slow], buf, sizeof(buf)));
 	munmap(sorted, log->n * sizeof(u32));
 }
 
-/* Writes the per-call cycles (format above); 0 or -1 (reported). */
-static int write_call_logs(const char *path)
+/* Writes the per-call cycles, or their paths (format above); 0 or -1
+ * (reported). */
+static int write_call_logs(const char *path, int paths)
 {
 	u32 counts[2] = { (u32)calls[0].n, (u32)calls[1].n };
 	FILE *f = fopen(path, "wb");
@@ -268,8 +318,10 @@ static int write_call_logs(const char *path)
 		return -1;
 	}
 	ok = fwrite(counts, sizeof(counts), 1, f) == 1 &&
-	     fwrite(calls[0].cycles, sizeof(u32), calls[0].n, f) == calls[0].n &&
-	     fwrite(calls[1].cycles, sizeof(u32), calls[1].n, f) == calls[1].n;
+	     fwrite(paths ? calls[0].path : calls[0].cycles, sizeof(u32), calls[0].n, f) ==
+		     calls[0].n &&
+	     fwrite(paths ? calls[1].path : calls[1].cycles, sizeof(u32), calls[1].n, f) ==
+		     calls[1].n;
 	if (fclose(f) || !ok) {
 		perror(path);
 		return -1;
@@ -536,7 +588,8 @@ static long page_faults(void)
 static int usage(const char *prog)
 {
 	fprintf(stderr, "usage: %s [--mem MB | --layout SPEC] [--count alloc|free] "
-		"[--cycles FILE] [--no-footprint] [--breakdown | --step N | --warm] TRACE.replay\n",
+		"[--cycles FILE] [--paths FILE] [--no-footprint] [--breakdown | --step N | --warm] "
+		"TRACE.replay\n",
 		prog);
 	return 2;
 }
@@ -560,7 +613,7 @@ int main(int argc, char **argv)
 {
 	static char outbuf[BUFSIZ];
 	unsigned long mb = 32;
-	const char *path = NULL, *layout = NULL, *cycles_path = NULL;
+	const char *path = NULL, *layout = NULL, *cycles_path = NULL, *paths_path = NULL;
 	double t0, t1, ghz;
 	u64 c0, c1;
 	long faults;
@@ -580,6 +633,8 @@ int main(int argc, char **argv)
 			host_measure_mask = !strcmp(argv[++i], "alloc") ? MEASURE_ALLOC : MEASURE_FREE;
 		else if (!strcmp(argv[i], "--cycles") && i + 1 < argc)
 			cycles_path = argv[++i];
+		else if (!strcmp(argv[i], "--paths") && i + 1 < argc)
+			paths_path = argv[++i];
 		else if (!strcmp(argv[i], "--breakdown"))
 			bd.wanted = 1;
 		else if (!strcmp(argv[i], "--no-footprint"))
@@ -644,13 +699,15 @@ int main(int argc, char **argv)
 	}
 	printf("replay: %s\n", r == 0 ? "PASS" : "FAIL");
 	fflush(stdout);
-	if (cycles_path) {
+	if (cycles_path || paths_path) {
 		if (calls[0].n != res.allocs || calls[1].n != res.frees) {
 			fprintf(stderr, "bench: this build does not record each call (%lu of %lu "
-				"allocations): --cycles needs bench-timed\n", calls[0].n, res.allocs);
+				"allocations): --cycles and --paths need bench-timed\n", calls[0].n,
+				res.allocs);
 			return 2;
 		}
-		if (write_call_logs(cycles_path))
+		if ((cycles_path && write_call_logs(cycles_path, 0)) ||
+		    (paths_path && write_call_logs(paths_path, 1)))
 			return 2;
 	}
 	return r;

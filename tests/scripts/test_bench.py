@@ -3,12 +3,18 @@
 The argument checks run no allocator: each bad call must exit with status
 2 and say what is wrong, before anything is booted or timed.  The verdict
 cases run the real host builds (make bench's binaries, built here if
-missing) without QEMU (--no-kernel), without callgrind and with one peer,
-on the first lines of the shipped trace, which takes seconds: on 2 MiB the
+missing) without QEMU (--no-kernel), without callgrind and with two peers
+(glibc, tcmalloc), on the first lines of the shipped trace, which takes
+seconds: on 2 MiB the
 allocators run out of memory and bench must count the failures and exit
 1; on 32 MiB the same run is clean and exits 0, the allocators take next
 to no host page fault (their RAM is backed before the replay), and
-neither does glibc in its timed pass (it is timed after a warm-up pass).
+neither does glibc in its timed pass (it is timed after a warm-up pass);
+the cycles per call have their p99.9 row, tcmalloc its column, and each
+allocator's slowest allocation and free are printed with the path they
+took (<tiny/call_path.h>), the peers' as not recorded.  path_text and
+hist_rank, bench's readers of those paths and of the kernel's
+distribution, are checked on made-up values.
 The allocators run are ALLOCATORS (--allocators): every one of
 scripts/allocators.py.
 Where the host runs no i386 program (scripts/i386_probe.py), the same
@@ -17,6 +23,7 @@ say so.
 """
 import gzip
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -67,7 +74,7 @@ def refuses_bad_arguments():
                 (["--runs", "0"], "at least one run"),
                 (["--mem", "1"], "at least 2 MiB"),
                 (["--trace", os.path.join(tmp, "none.ftrace")], "cannot read the trace"),
-                (["--peers", "glibc,tcmalloc"], "unknown peer 'tcmalloc'"),
+                (["--peers", "glibc,hoard"], "unknown peer 'hoard'"),
                 (["--trace", bad_trace, "--out", out], "bad.ftrace:1:"),
                 (["--trace", small, "--out", out, "--build", tmp], "is missing: build it"),
                 (["--frobnicate"], "unrecognized arguments")):
@@ -86,7 +93,8 @@ def host_builds(twin):
     """Builds the host binaries small_run uses (nothing if they are up to date)."""
     host = os.path.join(BUILD, "host")
     for config in ALLOCATORS:
-        programs = [f"bench-timed{twin}"] + (["peer-glibc"] if config == "slab" else [])
+        programs = [f"bench-timed{twin}"] + (["peer-glibc", "peer-tcmalloc"] if config == "slab"
+                                             else [])
         r = subprocess.run(["make", "-s", "-f", os.path.join(ROOT, "tests/host/Makefile"),
                             f"CONFIG={config}"] + [os.path.join(host, config, p) for p in programs],
                            capture_output=True, text=True)
@@ -100,7 +108,8 @@ def small_run(tmp, mem):
     if not os.path.exists(trace):
         first_lines(trace, 60000)
     return bench("--no-kernel", "--no-callgrind", "--mem", str(mem), "--runs", "2",
-                 "--peers", "glibc", "--allocators", ",".join(ALLOCATORS), "--trace", trace,
+                 "--peers", "glibc,tcmalloc", "--allocators", ",".join(ALLOCATORS),
+                 "--trace", trace,
                  "--build", BUILD,
                  "--out", os.path.join(tmp, f"out-{mem}"))
 
@@ -108,9 +117,66 @@ def small_run(tmp, mem):
 def row(text, label):
     """The cells of the table row that starts with label."""
     for line in text.splitlines():
-        if line.strip().startswith(label):
-            return line.strip()[len(label):].split()
+        if (line.strip() + " ").startswith(label):
+            return line.strip()[len(label.rstrip()):].split()
     return None
+
+
+PATH = r"(fast|(refill|new slab|page alloc|page free|flush|slab freed|large|heap walk \d+ pages?)" \
+       r"(\+(refill|new slab|page alloc|page free|flush|slab freed|large|heap walk \d+ pages?))*)"
+
+
+def slowest_lines(text):
+    """Each allocator's slowest allocation and free with a path and what the
+    call asked for; the peers' as not recorded; tcmalloc among them."""
+    problems = []
+    for name in [allocators.label(a) for a in ALLOCATORS] + ["glibc", "tcmalloc"]:
+        for what in ("allocation", "free"):
+            want = (PATH if name not in ("glibc", "tcmalloc") else r"not recorded \(a peer\)")
+            # and what the call asked for
+            if not re.search(rf"^  {re.escape(name)} +{what}: host \d+ cycles \(call \d+\): "
+                             rf"{want}( \((zeroed )?(kmalloc|kmem_cache_alloc|kfree|"
+                             rf"kmem_cache_free) \d+ B\))?$", text, re.M):
+                problems.append(f"no slowest {what} line with its path for {name}")
+    return problems
+
+
+@case
+def reads_paths_and_kernel_distribution():
+    """path_text() names <tiny/call_path.h>'s bits as bench_replay.c does
+    (the same names, as many as CALL_PATH_BITS);
+    hist_rank() takes the nearest rank of the kernel's histogram;
+    kernel_calls() reads the kernel's replay-calls/-hist/-slowest lines."""
+    from importlib.machinery import SourceFileLoader
+    bench_mod = SourceFileLoader("bench_script", SCRIPT).load_module()
+    problems = []
+    for bits, want in ((0, "fast"), (0x07, "refill+new slab+page alloc"),
+                       (0x18, "page free+flush"), (0x40 | 3 << 16, "large+heap walk 3 pages"),
+                       (1 << 16, "heap walk 1 page")):
+        got = bench_mod.path_text(bits)
+        if got != want:
+            problems.append(f"path_text({bits:#x}) = {got!r}, expected {want!r}")
+    with open(os.path.join(ROOT, "tests", "host", "bench_replay.c")) as f:
+        m = re.search(r"path_names\[CALL_PATH_BITS\] = \{(.*?)\};", f.read(), re.S)
+    c_names = tuple(re.findall(r'"([^"]*)"', m.group(1))) if m else None
+    with open(os.path.join(ROOT, "include", "tiny", "call_path.h")) as f:
+        m = re.search(r"#define CALL_PATH_BITS\s+(\d+)", f.read())
+    if c_names != bench_mod.CALL_PATH_NAMES or not m or int(m.group(1)) != len(c_names):
+        problems.append(f"bench's path names {bench_mod.CALL_PATH_NAMES} are not "
+                        f"bench_replay.c's {c_names} (CALL_PATH_BITS {m and m.group(1)})")
+    hist = [(10, 989), (20, 10), (5000, 1)]
+    for q, want in ((0.5, 10), (0.989, 10), (0.99, 20), (0.999, 20), (1.0, 5000)):
+        got = bench_mod.hist_rank(hist, q)
+        if got != want:
+            problems.append(f"hist_rank(q={q}) = {got}, expected {want}")
+    log = ("replay-calls: alloc 1000 unit 16 cycles\nreplay-hist: alloc 10 989\n"
+           "replay-hist: alloc 20 10\nreplay-hist: alloc 4992 1\n"
+           "replay-slowest: alloc 7 5000\nreplay-calls: free 0 unit 16 cycles\n")
+    calls = bench_mod.kernel_calls(log)
+    if not calls or calls["alloc"]["hist"] != [(10, 989), (20, 10), (4992, 1)] or \
+            calls["alloc"]["slowest"] != [(7, 5000)] or calls["free"]["calls"] != 0:
+        problems.append(f"kernel_calls() read {calls}")
+    return problems, ""
 
 
 @case
@@ -137,12 +203,14 @@ def verdict_counts_failures():
     if clean.returncode != 0:
         problems.append(f"32 MiB: exit status {clean.returncode}, expected 0")
     for label in ("allocation failures", "corruptions"):
-        if row(clean.stdout, label) != ["0"] * (len(ALLOCATORS) + 1):	# and glibc
+        if row(clean.stdout, label) != ["0"] * (len(ALLOCATORS) + 2):	# and the peers
             problems.append(f"32 MiB: {label} row reads {row(clean.stdout, label)}")
-    for label in ("per allocation, median of 2 runs", "allocation p99", "held (kB)"):
+    for label in ("per allocation, median of 2 runs", "allocation p99 ", "allocation p99.9",
+                  "free p99.9", "held (kB)"):
         cells = row(clean.stdout, label)
-        if not cells or len(cells) < len(ALLOCATORS) + 1 or "-" in cells[:len(ALLOCATORS) + 1]:
+        if not cells or len(cells) < len(ALLOCATORS) + 2 or "-" in cells[:len(ALLOCATORS) + 2]:
             problems.append(f"32 MiB: row {label!r} incomplete: {cells}")
+    problems += slowest_lines(clean.stdout)
     if "FAILED" in clean.stdout:
         problems.append("32 MiB: a FAILED line")
     faults = row(clean.stdout, "host page faults in the timed replay")

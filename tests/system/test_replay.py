@@ -197,7 +197,8 @@ def console_replay_summary():
             problems.append("no summary (overhead, PASS)")
         if len(lines) > 14:
             problems.append(f"the replay printed {len(lines)} lines; a summary is a few")
-        for noise in ("replay-sample:", "replay-layout:", "allocator report at the end"):
+        for noise in ("replay-sample:", "replay-layout:", "allocator report at the end",
+                      "replay-calls:", "replay-hist:", "replay-slowest:"):
             if noise in out:
                 problems.append(f"the plain replay printed {noise!r}")
         q.send("replay data\r")
@@ -207,6 +208,12 @@ def console_replay_summary():
             problems.append(f"'replay data' printed {samples} samples")
         expect_in(out, problems, "replay-layout: ram=", "replay: allocator report at the end",
                   "slabinfo - version: 2.1", "replay: PASS")
+        # the calls' distribution scripts/bench reads (kernel/replay.c)
+        for kind in ("alloc", "free"):
+            if not re.search(rf"^replay-calls: {kind} \d+ unit 16 cycles$", out, re.M) or \
+                    not re.search(rf"^replay-hist: {kind} \d+ \d+$", out, re.M) or \
+                    not re.search(rf"^replay-slowest: {kind} \d+ \d+$", out, re.M):
+                problems.append(f"'replay data' printed no distribution of the {kind} calls")
         q.send("replay junk\r")
         out = strip(q.expect(r"tinyslab> ", timeout=120))
         if "unknown argument" not in out or "replay: replaying" in out:
