@@ -13,7 +13,7 @@ def iso_case(hotkey, alloc):
     def case():
         problems = []
         with QemuConsole(["--iso", build_path("tinyslab.iso")], timeout=120) as q:
-            q.expect(r"SLOB allocator: self-tests, then power off")   # the menu, on serial
+            q.expect(r"SLAB allocator: the console")   # the menu, on serial (its first entry)
             q.send(hotkey)
             q.expect(r"tinyslab .*\(i386, %s allocator" % alloc.upper())
             q.expect(r"selftest: (PASS|FAIL)", timeout=180)
