@@ -27,6 +27,21 @@
 #include <tiny/kernel.h>
 #include "slub.h"
 
+/* The two per-CPU layers' common defaults (SLUB_TINY has its own). */
+const char kmem_allocator_name[] = "SLUB";
+const unsigned int slub_default_max_order = 3;	/* Linux's PAGE_ALLOC_COSTLY_ORDER */
+
+#define MIN_PARTIAL	5
+#define MAX_PARTIAL	10
+
+/* As Linux: more empty slabs kept for larger objects, 5 to 10. */
+unsigned long slub_min_partial(size_t size)
+{
+	unsigned long half_log = (8 * sizeof(long) - 1 - (unsigned long)__builtin_clzl(size)) / 2;
+
+	return min_t(unsigned long, MAX_PARTIAL, max_t(unsigned long, MIN_PARTIAL, half_log));
+}
+
 #define CHUNK_BYTES	(NR_CPUS * ARCH_PERCPU_STRIDE)
 #define SLOTS_PER_STRIDE (ARCH_PERCPU_STRIDE / sizeof(struct slub_percpu_slot))
 _Static_assert(ARCH_PERCPU_STRIDE % sizeof(struct slub_percpu_slot) == 0,

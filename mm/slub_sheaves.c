@@ -68,20 +68,6 @@
 #include <tiny/irqflags.h>
 #include "slub.h"
 
-const char kmem_allocator_name[] = "SLUB";
-const unsigned int slub_default_max_order = 3;	/* Linux's PAGE_ALLOC_COSTLY_ORDER */
-
-#define MIN_PARTIAL	5
-#define MAX_PARTIAL	10
-
-/* As Linux: more empty slabs kept for larger objects, 5 to 10. */
-unsigned long slub_min_partial(size_t size)
-{
-	unsigned long half_log = (8 * sizeof(long) - 1 - (unsigned long)__builtin_clzl(size)) / 2;
-
-	return min_t(unsigned long, MAX_PARTIAL, max_t(unsigned long, MIN_PARTIAL, half_log));
-}
-
 _Static_assert(sizeof(struct slub_pcs) == sizeof(struct slub_percpu_slot),
 	       "struct slub_pcs must fill a per-CPU slot");
 
