@@ -507,6 +507,19 @@ int kmem_debug_flush(void)
 	return bad;
 }
 
+/* Copies what a report on the quarantined object o reads, under o's table
+ * lock; not qnext, which its quarantine's lock guards (another CPU may be
+ * queueing behind o meanwhile). */
+static void copy_for_report(struct kdbg_obj *copy, const struct kdbg_obj *o)
+{
+	*copy = (struct kdbg_obj){
+		.cache = o->cache, .obj = o->obj, .size = o->size, .rz_end = o->rz_end,
+		.alloc_site = o->alloc_site, .free_site = o->free_site,
+		.alloc_jiffies = o->alloc_jiffies, .free_jiffies = o->free_jiffies,
+		.flags = o->flags, .state = o->state, .magic = o->magic,
+	};
+}
+
 /*
  * Frees the tracked object p for fn (want: its cache, NULL for kfree).
  * Returns 0 if the object table does not know p (nor is p a kmalloc() block's
@@ -525,7 +538,7 @@ static int obj_release(const void *p, struct kdbg_cache *want, const char *fn, v
 	spin_lock_irqsave(obj_table_lock(p), save);
 	o = obj_table_find(p);
 	if (o && o->state == OBJ_FREED)
-		twice = 1, copy = *o;
+		twice = 1, copy_for_report(&copy, o);
 	else if (o && !want && o->cache)
 		why = "an object of a cache, not a kmalloc() block";
 	else if (o && want && o->cache != want)
