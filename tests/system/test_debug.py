@@ -149,7 +149,9 @@ def gdb_helpers_case(alloc):
     """ts-buddyinfo, ts-slabinfo, ts-dmesg and ts-cpus in batch gdb against the
     kernel's own buddyinfo and slabinfo: at the idle prompt, and stopped in
     the middle of a stress run (many live objects), where gdb makes the
-    kernel print its reports of the very state the helpers read."""
+    kernel print its reports of the very state the helpers read.  The stress
+    is one no machine finishes (Ctrl-C ends it once gdb is done), so gdb's
+    breakpoint never waits on a run that ended before gdb attached."""
     def case():
         problems, port = [], free_port()
         with QemuConsole(["--kernel", kernel(alloc), "--gdb", str(port)], timeout=120) as q:
@@ -165,13 +167,16 @@ def gdb_helpers_case(alloc):
                       "tinyslab " , "Node 0, zone")
             if "MISMATCH" in out:
                 problems.append("ts-buddyinfo found a free list that disagrees with its count")
-            q.send("stress 400000\r")
+            # a stress that cannot end before gdb has stopped it: the helpers
+            # read a heap in use however fast the machine; Ctrl-C ends it after
+            q.send("stress 4294967295\r")
             busy = run_gdb(kernel(alloc), port, [
                 "break kfree", "ignore 1 3000", "continue", "delete",
                 "set $eflags = $eflags & ~0x200",       # no timer inside the calls below
                 "ts-buddyinfo", "ts-slabinfo", "echo ---\\n",
                 "call show_buddyinfo()", "call kmem_report()"], timeout=300)
-            said = strip(q.expect(r"stress: .*\n.*tinyslab> ", timeout=600))
+            q.send("\x03")
+            said = strip(q.expect(r"stress: interrupted .*\n.*tinyslab> ", timeout=600))
             helpers = busy.split("---")[0]
             figures = compare_reports(said, helpers, alloc, problems, "stopped in stress")
             if alloc.startswith("slob") and not re.search(r"SLOB heap \(\S+\): [1-9]", helpers):
