@@ -104,6 +104,23 @@ def check_needs_execute_or_charge():
 
 
 @case
+def cli_sti_charged_by_the_cited_ratio():
+    """cli and sti are charged 3/5 of a measured popf (the 80386 manual's
+    CLI 3 / STI 3 / POPF 5 clocks), and the charge names its source."""
+    problems = []
+    costs = {"push_popf": 10.0, "pushf_pop": 3.0}
+    got = kernel_cost.charge({"cli": 1, "sti": 1, "pushf": 1}, {"cli", "sti"}, costs)
+    if got is None or abs(got - 12.0) > 1e-9:
+        problems.append(f"cli + sti with popf at 10 cycles charged {got}, not 12")
+    if kernel_cost.charge({"cli": 1}, {"cli"}, {"pushf_pop": 3.0}) is not None:
+        problems.append("a charge was made without the popf figure it rests on")
+    for k in ("cli", "sti"):
+        if "80386" not in kernel_cost.CHARGED_COST[k][2]:
+            problems.append(f"the {k} charge does not cite its table")
+    return problems, ""
+
+
+@case
 def fast_paths_on_host():
     """The goal, on the newest make fastpath table."""
     files = sorted(glob.glob(os.path.join(ROOT, "docs", "results", "fastpath-*.txt")))
