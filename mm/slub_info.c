@@ -32,17 +32,17 @@ static void report_cache(struct kmem_cache *c)
 {
 	long in_use = slub_target_in_use(c);
 	unsigned long slabs = (unsigned long)atomic_long_read(&c->nr_slabs);
+	char sheaves[48] = "";
 
+	if (IS_ENABLED(CONFIG_SLUB_SHEAVES))	/* on the same line: one printk, one record */
+		snprintf(sheaves, sizeof(sheaves), " sheaves %lu barn %u/%u",
+			 slub_sheaved_objects(c), slub_barn_full(c), slub_barn_empty(c));
 	printk("%-17s %6lu %6lu %6zu %4u %4lu : tunables %4u %4u %4u : slabdata %6lu %6lu %6u"
-	       " : partial %lu min %lu cpu %u aliases %lu%s",
+	       " : partial %lu min %lu cpu %u aliases %lu%s\n",
 	       c->common.name, in_use > 0 ? (unsigned long)in_use : 0UL,
 	       (unsigned long)atomic_long_read(&c->total_objects), c->size, c->oo[0].objects,
 	       1UL << c->oo[0].order, 0U, 0U, 0U, slabs, slabs, 0U, READ_ONCE(c->nr_partial),
-	       c->min_partial, slub_cpu_partial_limit(c),
-	       count_aliases(c), IS_ENABLED(CONFIG_SLUB_SHEAVES) ? "" : "\n");
-	if (IS_ENABLED(CONFIG_SLUB_SHEAVES))
-		printk(" sheaves %lu barn %u/%u\n", slub_sheaved_objects(c), slub_barn_full(c),
-		       slub_barn_empty(c));
+	       c->min_partial, slub_cpu_partial_limit(c), count_aliases(c), sheaves);
 }
 
 /* Prints /proc/slabinfo (version 2.1) for every cache that holds slabs,

@@ -51,6 +51,14 @@ def has_symbol(name):
         gdb.lookup_static_symbol(name) is not None
 
 
+def has_type(name):
+    try:
+        gdb.lookup_type(name)
+    except gdb.error:
+        return False
+    return True
+
+
 def _member(t, name):
     """(offset, type) of the member name of struct type t, looking into
     anonymous unions and structs; None if it has none."""
@@ -256,20 +264,24 @@ class Slabinfo(Command):
     # on its free list (walked through the free pointers).  The kernel
     # counts them per CPU instead (slub_objects_in_use()).
     def slub(self):
-        # SLUB_TINY: no per-CPU partial lists, nor any per-CPU state
-        tiny = gdb.lookup_type("struct slub_cpu_partial").sizeof == 0
+        # SLUB_TINY: no per-CPU partial lists, nor any per-CPU state;
+        # sheaves: no per-CPU partial lists, objects held in sheaves
+        sheaves = has_type("struct slub_pcs")
+        tiny = not sheaves and gdb.lookup_type("struct slub_cpu_partial").sizeof == 0
         self.out("slabinfo - version: 2.1")
         self.out("# name            <active_objs> <num_objs> <objsize> <objperslab> "
                  "<pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : "
                  "slabdata <active_slabs> <num_slabs> <sharedavail> : partial <slabs> "
-                 "min <min_partial> cpu <cpu_partial_slabs> aliases <n>")
+                 "min <min_partial> cpu <cpu_partial_slabs> aliases <n>" +
+                 (" sheaves <objects> barn <full>/<empty>" if sheaves else ""))
         slabs = slub_slabs()
         handles = list(list_entries(sym("slab_caches"), "struct kmem_cache", "common.list"))
         for c in list_entries(sym("slub_targets"), "struct kmem_cache", "target_list"):
             addr = int(c.address)
             mine = slabs.get(addr, [])
             objects = sum(o for o, _ in mine)
-            active = sum(u for _, u in mine) - (0 if tiny else cpu_free_objects(c))
+            held = sheaved_objects(c) if sheaves else 0 if tiny else cpu_free_objects(c)
+            active = sum(u for _, u in mine) - held
             aliases = sum(1 for h in handles if int(h["target"]) == addr and
                           int(h.address) != addr)
             oo = c["oo"][0]
@@ -277,8 +289,11 @@ class Slabinfo(Command):
                      f"{int(c['size']):6d} {int(oo['objects']):4d} {1 << int(oo['order']):4d} : "
                      f"tunables {0:4d} {0:4d} {0:4d} : slabdata {len(mine):6d} {len(mine):6d} "
                      f"{0:6d} : partial {list_length(c['partial'])} min "
-                     f"{int(c['min_partial'])} cpu {0 if tiny else int(c['cpu_partial']['limit'])} "
-                     f"aliases {aliases}")
+                     f"{int(c['min_partial'])} cpu "
+                     f"{0 if tiny or sheaves else int(c['cpu_partial']['limit'])} "
+                     f"aliases {aliases}" +
+                     (f" sheaves {held} barn {int(c['barn']['nr_full'])}/"
+                      f"{int(c['barn']['nr_empty'])}" if sheaves else ""))
         for h in handles:
             if int(h["target"]) != int(h.address):
                 self.out(f"# alias {cstring(h['common']['name'])} -> "
@@ -367,6 +382,25 @@ def cpu_free_objects(c):
             n += 1
             p = int(gdb.Value(p + int(c["offset"])).cast(
                 gdb.lookup_type("unsigned long").pointer()).dereference())
+    return n
+
+
+def sheaved_objects(c):
+    """The objects held in c's sheaves, as slub_sheaved_objects() counts
+    them: every CPU's main and spare (struct slub_pcs at c->cpu.sheaves,
+    one copy a stride from CPU to CPU) and the barn's full sheaves."""
+    pcs_t = gdb.lookup_type("struct slub_pcs").pointer()
+    off = int(c["cpu"]["sheaves"])
+    cpus = sym("x86_cpus")
+    n = 0
+    for cpu in range(cpus.type.range()[1] + 1 if cpus is not None else 1):
+        base = (int(cpus[cpu].address) + off) & 0xffffffff if cpus is not None else off
+        pcs = gdb.Value(base).cast(pcs_t)
+        for which in ("main", "spare"):
+            if int(pcs[which]):
+                n += int(pcs[which]["size"])
+    for s in list_entries(c["barn"]["full"], "struct slub_sheaf", "barn_list"):
+        n += int(s["size"])
     return n
 
 

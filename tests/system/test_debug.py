@@ -231,5 +231,6 @@ CASES = [
     gdb_helpers_case("slob_fast"),
     gdb_helpers_case("slub"),
     gdb_helpers_case("slub_tiny"),
+    gdb_helpers_case("slub_sheaves"),
     gdb_dmesg_without_log_buf,
 ]
