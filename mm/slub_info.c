@@ -41,7 +41,7 @@ static void report_cache(struct kmem_cache *c)
 	       c->min_partial, slub_cpu_partial_limit(c),
 	       count_aliases(c), IS_ENABLED(CONFIG_SLUB_SHEAVES) ? "" : "\n");
 	if (IS_ENABLED(CONFIG_SLUB_SHEAVES))
-		printk(" sheaves %lu barn %u/%u\n", slub_sheaved_objects(c), slub_barn_full(c),
+		printk(" sheaves ~%lu barn %u/%u\n", slub_sheaved_objects(c), slub_barn_full(c),
 		       slub_barn_empty(c));
 }
 

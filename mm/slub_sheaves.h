@@ -13,7 +13,8 @@
 
 /* The kmalloc() classes exist: caches get sheaves from now on. */
 void slub_mode_kmalloc_ready(void);
-/* Objects c's sheaves hold, on every CPU and in its barn: read racily. */
+/* Objects c's sheaves hold, on every CPU and in its barn: read racily,
+ * approximate while other CPUs run (the rule: mm/slub_sheaves.c). */
 unsigned long slub_sheaved_objects(struct kmem_cache *c);
 /* Bytes of every cache's sheaves (kmalloc() blocks at their stride). */
 unsigned long slub_sheaf_bytes(void);
