@@ -159,7 +159,8 @@ struct slub_sheaf {
 struct slub_pcs {
 	unsigned long locked;		/* 1 while this CPU's code uses the sheaves */
 	struct slub_sheaf *main;	/* allocations pop it, frees push it */
-	struct slub_sheaf *spare;	/* NULL, or a sheaf full or empty to swap in */
+	struct slub_sheaf *spare;	/* NULL, or a sheaf to swap in (full or empty,
+					 * or partly used: a prefilled one returned) */
 	unsigned long unused;
 } __aligned(2 * sizeof(long));
 

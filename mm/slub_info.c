@@ -35,7 +35,7 @@ static void report_cache(struct kmem_cache *c)
 	char sheaves[48] = "";
 
 	if (IS_ENABLED(CONFIG_SLUB_SHEAVES))	/* on the same line: one printk, one record */
-		snprintf(sheaves, sizeof(sheaves), " sheaves %lu barn %u/%u",
+		snprintf(sheaves, sizeof(sheaves), " sheaves ~%lu barn %u/%u",
 			 slub_sheaved_objects(c), slub_barn_full(c), slub_barn_empty(c));
 	printk("%-17s %6lu %6lu %6zu %4u %4lu : tunables %4u %4u %4u : slabdata %6lu %6lu %6u"
 	       " : partial %lu min %lu cpu %u aliases %lu%s\n",

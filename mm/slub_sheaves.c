@@ -127,13 +127,13 @@ unsigned long slub_sheaf_bytes(void)
 	return (unsigned long)atomic_long_read(&sheaf_bytes_total);
 }
 
-/* A new empty sheaf for c, or NULL: a block of a kmalloc() class taken
+/* A new empty sheaf with room for capacity objects, or NULL: a block of a kmalloc() class taken
  * from that class's slabs, never from its sheaves, so that no sheaf holds
  * another and a flush in any order of caches leaves every slab empty that
- * should be.  Any context; c's flag may be held (the class may be c). */
-static struct slub_sheaf *sheaf_new(struct kmem_cache *c, gfp_t flags)
+ * should be.  Any context; a cache's flag may be held (the class may be
+ * that cache). */
+static struct slub_sheaf *sheaf_new(unsigned int capacity, gfp_t flags)
 {
-	unsigned int capacity = READ_ONCE(c->barn.capacity);
 	struct kmem_cache *k = kmalloc_class(sheaf_bytes(capacity));
 	struct slub_sheaf *s;
 
@@ -174,11 +174,11 @@ static void sheaf_free(struct slub_sheaf *s)
 		pr_err("slub: sheaf %p refused by its slab\n", (void *)s);
 }
 
-/* Gives every object of s back to its slab.  An object its slab refuses
- * (freed twice, the second time into a sheaf: a slab whose objects are all
- * free, or the object heads its free list) is reported as the free it
- * was.  Any context. */
-static void sheaf_flush(struct kmem_cache *c, struct slub_sheaf *s)
+/* Gives the objects of s beyond its first keep back to their slabs.  An
+ * object its slab refuses (freed twice, the second time into a sheaf: a
+ * slab whose objects are all free, or the object heads its free list) is
+ * reported as the free it was.  Any context. */
+static void sheaf_flush_to(struct kmem_cache *c, struct slub_sheaf *s, unsigned int keep)
 {
 	unsigned int size = READ_ONCE(s->size);
 	unsigned long save;
@@ -188,7 +188,7 @@ static void sheaf_flush(struct kmem_cache *c, struct slub_sheaf *s)
 	long idx;
 
 	local_irq_save(save);
-	while (size) {
+	while (size > keep) {
 		obj = s->objects[--size];
 		WRITE_ONCE(s->size, size);	/* never both in the sheaf and on its slab */
 		idx = slub_obj_check(c, READ_ONCE(virt_to_page(obj)->flags), obj, &base);
@@ -198,6 +198,11 @@ static void sheaf_flush(struct kmem_cache *c, struct slub_sheaf *s)
 			kmem_bad_free("kmem_cache_free", obj, why, __builtin_return_address(0));
 	}
 	local_irq_restore(save);
+}
+
+static void sheaf_flush(struct kmem_cache *c, struct slub_sheaf *s)
+{
+	sheaf_flush_to(c, s, 0);
 }
 
 /* This CPU's sheaves of c: for code holding the flag, or interrupts off. */
@@ -460,7 +465,7 @@ static int swap_in_full_spare(struct slub_pcs *pcs)
  * path. */
 static void install_main(struct kmem_cache *c, gfp_t flags)
 {
-	struct slub_sheaf *s = sheaf_new(c, flags);
+	struct slub_sheaf *s = sheaf_new(READ_ONCE(c->barn.capacity), flags);
 
 	if (s)
 		this_pcs(c)->main = s;
@@ -517,20 +522,27 @@ static int swap_in_empty_spare(struct slub_pcs *pcs)
 	return 1;
 }
 
-/* A new empty sheaf: main if this CPU has the bootstrap one, else the
- * spare if none, else to the barn.  Flag held (as install_main()). */
-static void add_empty_sheaf(struct kmem_cache *c)
+/* Gives this CPU's sheaves s (of the cache's capacity): as main if this
+ * CPU has the bootstrap one, else as the spare if none: 1, else 0.  Flag
+ * held. */
+static int pcs_adopt(struct slub_pcs *pcs, struct slub_sheaf *s)
 {
-	struct slub_sheaf *s = sheaf_new(c, GFP_ATOMIC);
-	struct slub_pcs *pcs = this_pcs(c);
-
-	if (!s)
-		return;
 	if (!sheaf_real(pcs->main))
 		pcs->main = s;
 	else if (!pcs->spare)
 		pcs->spare = s;
 	else
+		return 0;
+	return 1;
+}
+
+/* A new empty sheaf for this CPU (pcs_adopt()), else to the barn.  Flag
+ * held (as install_main()). */
+static void add_empty_sheaf(struct kmem_cache *c)
+{
+	struct slub_sheaf *s = sheaf_new(READ_ONCE(c->barn.capacity), GFP_ATOMIC);
+
+	if (s && !pcs_adopt(this_pcs(c), s))
 		barn_put_empty(c, s);
 }
 
@@ -594,6 +606,180 @@ int slub_just_freed(struct kmem_cache *c, const void *obj, uintptr_t base)
 	return just;
 }
 
+/* ---- prefilled sheaves ------------------------------------------------------------------ */
+
+/* Linux's API for allocations that must not fail (<tiny/slab.h>), served
+ * by the sheaves as Linux serves it.  A prefill of at most the cache's
+ * capacity takes a sheaf of the barn (a full one first), else a new one,
+ * and fills it up from the slabs in bulk if it holds fewer than asked: a
+ * sheaf of the cache's own size, which holds at least count.  A larger
+ * count gets an oversize sheaf of exactly count objects, taken in bulk.
+ * The caller owns the sheaf: no CPU's flag, no barn; its objects count
+ * as in use through the handle (the validator's sum) until it is
+ * returned.  A return puts a sheaf of the cache's size back as this CPU's
+ * spare (or main, for a CPU with the bootstrap one) if the slot is free,
+ * else in the barn if it is full or empty and the barn has room for it,
+ * else flushes its objects to the slabs and puts it in the barn empty (or
+ * frees it); an oversize sheaf is always flushed and freed.  With the
+ * debugging layer the API is mm/util_sheaf.c's instead (each object
+ * through the layer): these are then unused. */
+
+static struct slub_sheaf *to_sheaf(const struct slab_sheaf *s)
+{
+	return (struct slub_sheaf *)s;
+}
+
+/* A sheaf of the barn, full if it has one, else empty; NULL if none. */
+static struct slub_sheaf *barn_get(struct slub_barn *b)
+{
+	struct slub_sheaf *s = NULL;
+	unsigned long save;
+
+	if (!READ_ONCE(b->nr_full) && !READ_ONCE(b->nr_empty))
+		return NULL;
+	spin_lock_irqsave(&b->lock, save);
+	if (b->nr_full)
+		s = barn_take(b, &b->full, &b->nr_full);
+	else if (b->nr_empty)
+		s = barn_take(b, &b->empty, &b->nr_empty);
+	spin_unlock_irqrestore(&b->lock, save);
+	return s;
+}
+
+/* Puts s, full or empty, in the barn if it has room for it: 1, else 0. */
+static int barn_put_whole(struct slub_barn *b, struct slub_sheaf *s)
+{
+	unsigned long save;
+	int kept = 0;
+
+	spin_lock_irqsave(&b->lock, save);
+	if (s->size == s->capacity)
+		kept = barn_put(b, s, &b->full, &b->nr_full);
+	else if (!s->size)
+		kept = barn_put(b, s, &b->empty, &b->nr_empty);
+	spin_unlock_irqrestore(&b->lock, save);
+	return kept;
+}
+
+/* Fills s up to n objects (at most its capacity) from c's slabs: 0, or -1
+ * out of memory with s as it was. */
+static int sheaf_top_up(struct kmem_cache *c, struct slub_sheaf *s, unsigned int n,
+			gfp_t flags)
+{
+	unsigned int had = s->size, got;
+
+	while (s->size < n) {
+		got = slab_take(c, NULL, s->objects + s->size, n - s->size, flags & ~__GFP_ZERO);
+		if (!got) {
+			sheaf_flush_to(c, s, had);
+			return -1;
+		}
+		WRITE_ONCE(s->size, s->size + got);
+	}
+	return 0;
+}
+
+/* Gives s back: its objects to the slabs, the sheaf to the barn (one of
+ * c's size) or to its class. */
+static void sheaf_release(struct kmem_cache *c, struct slub_sheaf *s)
+{
+	sheaf_flush(c, s);
+	if (s->capacity == READ_ONCE(c->barn.capacity))
+		barn_put_empty(c, s);
+	else
+		sheaf_free(s);
+}
+
+struct slab_sheaf *__kmem_cache_prefill_sheaf(struct kmem_cache *h, gfp_t flags,
+					      unsigned int count)
+{
+	struct kmem_cache *c = h->target;
+	unsigned int cap = READ_ONCE(c->barn.capacity);
+	struct slub_sheaf *s = NULL;
+	size_t bytes;
+
+	if (count > cap || !cap)
+		cap = count;		/* oversize: exactly count */
+	else
+		s = barn_get(&c->barn);
+	if (!s && (__builtin_mul_overflow((size_t)cap, 2 * sizeof(void *), &bytes) ||
+		   !(s = sheaf_new(cap, flags & ~__GFP_ZERO))))
+		return NULL;		/* sheaf_bytes(cap) would overflow, or no memory */
+	if (s->size < count && sheaf_top_up(c, s, cap, flags)) {
+		sheaf_release(c, s);
+		return NULL;
+	}
+	arch_this_cpu_add(h->cpu.count, (long)s->size);
+	return (struct slab_sheaf *)s;
+}
+
+void *__kmem_cache_alloc_from_sheaf(struct kmem_cache *h, gfp_t flags, struct slab_sheaf *sheaf)
+{
+	struct slub_sheaf *s = to_sheaf(sheaf);
+
+	if (!s->size)
+		return NULL;
+	return slub_post_alloc(h->target, h, s->objects[--s->size], flags);
+}
+
+/* Adopts s as this CPU's spare (pcs_adopt()): 1, or 0 if the slot is
+ * taken or code this interrupted holds the flag. */
+static int sheaf_reattach(struct kmem_cache *c, struct slub_sheaf *s)
+{
+	int done;
+
+	if (!pcs_trylock(c->cpu.sheaves))
+		return 0;
+	done = pcs_adopt(this_pcs(c), s);
+	pcs_unlock(c->cpu.sheaves);
+	return done;
+}
+
+void __kmem_cache_return_sheaf(struct kmem_cache *h, gfp_t flags, struct slab_sheaf *sheaf)
+{
+	struct kmem_cache *c = h->target;
+	struct slub_sheaf *s = to_sheaf(sheaf);
+
+	(void)flags;
+	arch_this_cpu_add(h->cpu.count, -(long)s->size);
+	if (s->capacity && s->capacity == READ_ONCE(c->barn.capacity) &&
+	    (sheaf_reattach(c, s) || barn_put_whole(&c->barn, s)))
+		return;
+	sheaf_release(c, s);
+}
+
+int __kmem_cache_refill_sheaf(struct kmem_cache *h, gfp_t flags, struct slab_sheaf **sheafp,
+			      unsigned int count)
+{
+	struct slub_sheaf *s = to_sheaf(*sheafp);
+	unsigned int had = s->size;
+	struct slab_sheaf *bigger;
+
+	if (had >= count)
+		return 0;
+	if (count <= s->capacity) {
+		if (sheaf_top_up(h->target, s, s->capacity, flags))
+			return -1;
+		arch_this_cpu_add(h->cpu.count, (long)(s->size - had));
+		return 0;
+	}
+	bigger = __kmem_cache_prefill_sheaf(h, flags, count);
+	if (!bigger)
+		return -1;
+	__kmem_cache_return_sheaf(h, flags, *sheafp);
+	*sheafp = bigger;
+	return 0;
+}
+
+unsigned int __kmem_cache_sheaf_size(const struct slab_sheaf *sheaf)
+{
+	return to_sheaf(sheaf)->size;
+}
+
+KMEM_PUBLIC(kmem_cache_prefill_sheaf) KMEM_PUBLIC(kmem_cache_alloc_from_sheaf)
+KMEM_PUBLIC(kmem_cache_refill_sheaf) KMEM_PUBLIC(kmem_cache_return_sheaf)
+KMEM_PUBLIC(kmem_cache_sheaf_size)
+
 /* ---- opening, closing, flushing ----------------------------------------------------- */
 
 /* Gives c a real main sheaf on every possible CPU that has the bootstrap
@@ -608,7 +794,7 @@ static int install_mains(struct kmem_cache *c, gfp_t flags)
 	for (cpu = 0; cpu < num_possible_cpus(); cpu++) {
 		if (sheaf_real(per_cpu_pcs(c, cpu)->main))
 			continue;
-		s = sheaf_new(c, flags);
+		s = sheaf_new(READ_ONCE(c->barn.capacity), flags);
 		if (!s)
 			return -1;
 		per_cpu_pcs(c, cpu)->main = s;
@@ -783,35 +969,56 @@ int slub_flush(struct kmem_cache *c)
 	return all;
 }
 
-int slub_cpu_holds_slabs(const struct kmem_cache *c)
+/* ---- reading other CPUs' sheaves ------------------------------------------------------
+ *
+ * The rule: a CPU's sheaves change only on that CPU, under its flag,
+ * which no other CPU can take (a plain per-CPU write, not atomic across
+ * CPUs) and which nobody waits for.  A report (slabinfo, the destroy's
+ * last check with interrupts off) therefore reads them racily: the sheaf
+ * a slot points to, its size and capacity, then the slot again; a slot
+ * that changed meanwhile counts 0, a size above the capacity counts the
+ * capacity.  A sheaf freed meanwhile is a kmalloc() block whose memory
+ * stays mapped (the page allocator unmaps nothing), so such a read is
+ * stale at worst, never a fault (and no checker's business:
+ * __no_sanitize_address).  The figures are approximate while other CPUs
+ * run, as Linux's slabinfo's are (slabinfo prints "~"), and exact while
+ * they are idle or asleep (one CPU online, the self-tests).  The barn is
+ * read under its lock, or by its counts: its full sheaves hold exactly
+ * their capacity. */
+static __no_sanitize_address unsigned int racy_sheaf_size(struct slub_sheaf *const *slot)
 {
+	struct slub_sheaf *s = READ_ONCE(*slot);
+	unsigned int size, capacity;
+
+	if (!s)
+		return 0;
+	size = READ_ONCE(s->size);
+	capacity = READ_ONCE(s->capacity);
+	barrier();
+	return READ_ONCE(*slot) != s ? 0 : size < capacity ? size : capacity;
+}
+
+/* The objects every CPU's sheaves of c hold: racy (above). */
+static unsigned long cpu_sheaved_objects(const struct kmem_cache *c)
+{
+	unsigned long n = 0;
 	unsigned int cpu;
 
 	for (cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct slub_pcs *pcs = per_cpu_pcs(c, cpu);
-		struct slub_sheaf *spare = READ_ONCE(pcs->spare);
 
-		if (READ_ONCE(READ_ONCE(pcs->main)->size) || (spare && READ_ONCE(spare->size)))
-			return 1;
+		n += racy_sheaf_size(&pcs->main) + racy_sheaf_size(&pcs->spare);
 	}
-	return 0;
+	return n;
+}
+
+int slub_cpu_holds_slabs(const struct kmem_cache *c)
+{
+	return cpu_sheaved_objects(c) != 0;
 }
 
 unsigned long slub_sheaved_objects(struct kmem_cache *c)
 {
-	unsigned long n = 0, save;
-	struct slub_sheaf *s;
-	unsigned int cpu;
-
-	for (cpu = 0; cpu < NR_CPUS; cpu++) {
-		struct slub_pcs *pcs = per_cpu_pcs(c, cpu);
-		struct slub_sheaf *spare = READ_ONCE(pcs->spare);
-
-		n += READ_ONCE(READ_ONCE(pcs->main)->size) + (spare ? READ_ONCE(spare->size) : 0);
-	}
-	spin_lock_irqsave(&c->barn.lock, save);
-	list_for_each_entry(s, &c->barn.full, barn_list)
-		n += s->size;
-	spin_unlock_irqrestore(&c->barn.lock, save);
-	return n;
+	return cpu_sheaved_objects(c) +
+	       (unsigned long)READ_ONCE(c->barn.nr_full) * READ_ONCE(c->barn.capacity);
 }

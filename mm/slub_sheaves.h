@@ -13,7 +13,8 @@
 
 /* The kmalloc() classes exist: caches get sheaves from now on. */
 void slub_mode_kmalloc_ready(void);
-/* Objects c's sheaves hold, on every CPU and in its barn: read racily. */
+/* Objects c's sheaves hold, on every CPU and in its barn: read racily,
+ * approximate while other CPUs run (the rule: mm/slub_sheaves.c). */
 unsigned long slub_sheaved_objects(struct kmem_cache *c);
 /* Bytes of every cache's sheaves (kmalloc() blocks at their stride). */
 unsigned long slub_sheaf_bytes(void);
@@ -27,6 +28,17 @@ static inline unsigned int slub_barn_empty(const struct kmem_cache *c)
 {
 	return READ_ONCE(c->barn.nr_empty);
 }
+
+/* The prefilled sheaves' raw entry points (<tiny/slab.h>'s names without
+ * the debugging layer, which serves the API through mm/util_sheaf.c). */
+struct slab_sheaf *__kmem_cache_prefill_sheaf(struct kmem_cache *cache, gfp_t flags,
+					      unsigned int count);
+void *__kmem_cache_alloc_from_sheaf(struct kmem_cache *cache, gfp_t flags,
+				    struct slab_sheaf *sheaf);
+int __kmem_cache_refill_sheaf(struct kmem_cache *cache, gfp_t flags,
+			      struct slab_sheaf **sheafp, unsigned int count);
+void __kmem_cache_return_sheaf(struct kmem_cache *cache, gfp_t flags, struct slab_sheaf *sheaf);
+unsigned int __kmem_cache_sheaf_size(const struct slab_sheaf *sheaf);
 
 /* The validator's checks of c's sheaves and barn (mm/slub_sheaves_info.c). */
 int slub_sheaves_validate(struct kmem_cache *c, unsigned long node_free);

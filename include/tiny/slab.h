@@ -143,11 +143,15 @@ void *kmemdup(const void *src, size_t len, gfp_t flags);
  * Prefilled sheaves (Linux's API for allocations that must not fail, made
  * for code that cannot handle a failure at the point of use): objects of
  * one cache taken in advance, where a failure can still be handled.
- * Built on kmem_cache_alloc() and kmem_cache_free() (mm/util.c), the same
- * for every allocator; the objects count as in use from the prefill on.
+ * SLUB with sheaves serves them from its per-CPU sheaves and barn
+ * (mm/slub_sheaves.c), as Linux does; every other allocator, and every
+ * one under the debugging layer, through kmem_cache_alloc() and
+ * kmem_cache_free() (mm/util_sheaf.c).  The objects count as in use from
+ * the prefill on.
  *
- * kmem_cache_prefill_sheaf(): a sheaf holding count objects of cache, or
- * NULL with nothing taken (out of memory).  Any count, 0 included.
+ * kmem_cache_prefill_sheaf(): a sheaf holding at least count objects of
+ * cache (SLUB's sheaves may hold more, as Linux's), or NULL with nothing
+ * taken (out of memory).  Any count, 0 included.
  * kmem_cache_alloc_from_sheaf(): one of them, which cannot fail while the
  * sheaf holds any (kmem_cache_sheaf_size()); NULL once it is empty.
  * flags: __GFP_ZERO zeroes the object (not for a cache with a

@@ -292,7 +292,7 @@ class Slabinfo(Command):
                      f"{int(c['min_partial'])} cpu "
                      f"{0 if tiny or sheaves else int(c['cpu_partial']['limit'])} "
                      f"aliases {aliases}" +
-                     (f" sheaves {held} barn {int(c['barn']['nr_full'])}/"
+                     (f" sheaves ~{held} barn {int(c['barn']['nr_full'])}/"
                       f"{int(c['barn']['nr_empty'])}" if sheaves else ""))
         for h in handles:
             if int(h["target"]) != int(h.address):

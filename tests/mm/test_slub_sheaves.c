@@ -8,8 +8,10 @@
  * the fast path takes it), the retry after flushing the barn when the page
  * allocator fails, the cheap checks of a free, the capacities Linux
  * computes, the boot caches without sheaves and the bootstrap sheaf, and
- * a shrink that reaches every CPU.  These look inside the caches through
- * mm/slub.h (skipped under kmem_debug: allocator_suite.h).
+ * a shrink that reaches every CPU, and the prefilled sheaves served from
+ * the barn (a full sheaf taken, an oversize one, the return to this CPU's
+ * spare, to the barn, to the slabs when the barn is full).  These look
+ * inside the caches through mm/slub.h (skipped under kmem_debug: allocator_suite.h).
  */
 #include <tiny/kernel.h>
 #include <tiny/fault_inject.h>
@@ -405,6 +407,190 @@ static void page_failure_flushes_barn_and_retries(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 }
 
+/* ---- prefilled sheaves ----------------------------------------------------------- */
+
+/* Are the prefilled sheaves the barn's?  Not with the debugging layer
+ * built: mm/util_sheaf.c serves them then (skipped). */
+static int prefill_generic(struct ktest *t)
+{
+	if (!IS_ENABLED(CONFIG_SLAB_PREFILL_GENERIC))
+		return 0;
+	ktest_skip(t, "prefilled sheaves through the debugging layer (mm/util_sheaf.c)");
+	return 1;
+}
+
+/* Fills c's barn with full sheaves: frees objects until it holds at least
+ * want full ones (at most 10).  The objects stay in objs[]: their frees
+ * made the barn's sheaves.  1, or 0 out of memory.  Interrupts off. */
+static int barn_fill(struct kmem_cache *c, unsigned int want)
+{
+	unsigned int i, n = min_t(unsigned int, MANY, c->barn.capacity * (want + 4));
+
+	if (!alloc_n(c, n))
+		return 0;
+	for (i = 0; i < n; i++)
+		kmem_cache_free(c, objs[i]);
+	return c->barn.nr_full >= want;
+}
+
+/* A prefill of at most the capacity takes a full sheaf of the barn, whose
+ * objects then count as in use; they come out until it is depleted, then
+ * NULL, even with this CPU's flag taken (an interrupt of its sheaves). */
+static void prefill_takes_a_full_barn_sheaf(struct ktest *t)
+{
+	struct kmem_cache *c = own_cache("test_prefill_barn", 64);
+	unsigned int full, got = 0, cap;
+	struct slab_sheaf *sheaf = NULL;
+	unsigned long flags;
+	void *obj;
+	int ok;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	if (prefill_generic(t)) {
+		KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+		return;
+	}
+	cap = c->barn.capacity;
+	local_irq_save(flags);
+	ok = barn_fill(c, 2);
+	full = c->barn.nr_full;
+	if (ok)
+		sheaf = kmem_cache_prefill_sheaf(c, GFP_ATOMIC, cap / 2);
+	local_irq_restore(flags);
+	KTEST_ASSERT_TRUE(t, ok);
+	KTEST_ASSERT_NOT_NULL(t, sheaf);
+	KTEST_EXPECT_EQ(t, c->barn.nr_full, full - 1);
+	KTEST_EXPECT_EQ(t, kmem_cache_sheaf_size(sheaf), cap);
+	KTEST_EXPECT_EQ(t, slub_objects_in_use(c), (long)cap);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	local_irq_save(flags);
+	flag_set(c, 1);
+	while ((obj = kmem_cache_alloc_from_sheaf(c, GFP_ATOMIC, sheaf)) != NULL)
+		objs[got++] = obj;
+	flag_set(c, 0);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, got, cap);
+	KTEST_EXPECT_EQ(t, kmem_cache_sheaf_size(sheaf), 0u);
+	kmem_cache_return_sheaf(c, GFP_KERNEL, sheaf);
+	KTEST_EXPECT_EQ(t, slub_objects_in_use(c), (long)cap);
+	free_n(c, got);
+	KTEST_EXPECT_EQ(t, slub_objects_in_use(c), 0L);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* A prefill beyond the capacity gets an oversize sheaf of exactly the
+ * count, in bulk; its return flushes and frees it: neither this CPU's
+ * spare nor the barn keeps it. */
+static void prefill_beyond_capacity_is_oversize(struct ktest *t)
+{
+	struct kmem_cache *c = own_cache("test_prefill_big", 64);
+	unsigned long flags, sheaved;
+	struct slab_sheaf *sheaf;
+	unsigned int cap;
+	void *obj;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	if (prefill_generic(t)) {
+		KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+		return;
+	}
+	cap = c->barn.capacity;
+	sheaf = kmem_cache_prefill_sheaf(c, GFP_KERNEL, cap + 5);
+	KTEST_ASSERT_NOT_NULL(t, sheaf);
+	KTEST_EXPECT_EQ(t, kmem_cache_sheaf_size(sheaf), cap + 5);
+	KTEST_EXPECT_EQ(t, slub_objects_in_use(c), (long)cap + 5);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	obj = kmem_cache_alloc_from_sheaf(c, GFP_KERNEL, sheaf);
+	KTEST_EXPECT_NOT_NULL(t, obj);
+	local_irq_save(flags);
+	sheaved = slub_sheaved_objects(c);
+	kmem_cache_return_sheaf(c, GFP_KERNEL, sheaf);
+	KTEST_EXPECT_NULL(t, here(c)->spare);
+	KTEST_EXPECT_EQ(t, slub_sheaved_objects(c), sheaved);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, c->barn.nr_full + c->barn.nr_empty, 0u);
+	KTEST_EXPECT_EQ(t, slub_objects_in_use(c), 1L);
+	kmem_cache_free(c, obj);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* A returned sheaf becomes this CPU's spare while that slot is free; with
+ * it taken, a full sheaf goes to the barn's full ones, a sheaf partly
+ * used is flushed to the slabs and goes to the barn's empty ones. */
+static void return_reattaches_else_to_barn(struct ktest *t)
+{
+	struct kmem_cache *c = own_cache("test_prefill_ret", 64);
+	struct slab_sheaf *a, *b, *d;
+	unsigned long flags;
+	void *obj;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	if (prefill_generic(t)) {
+		KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+		return;
+	}
+	a = kmem_cache_prefill_sheaf(c, GFP_KERNEL, 2);
+	b = kmem_cache_prefill_sheaf(c, GFP_KERNEL, 2);
+	d = kmem_cache_prefill_sheaf(c, GFP_KERNEL, 2);
+	KTEST_ASSERT_TRUE(t, a && b && d);
+	KTEST_EXPECT_EQ(t, kmem_cache_sheaf_size(a), c->barn.capacity);	/* new, filled */
+	obj = kmem_cache_alloc_from_sheaf(c, GFP_KERNEL, a);
+	local_irq_save(flags);
+	KTEST_EXPECT_NULL(t, here(c)->spare);
+	kmem_cache_return_sheaf(c, GFP_KERNEL, a);	/* the slot is free */
+	KTEST_EXPECT_PTR_EQ(t, (void *)here(c)->spare, (void *)a);
+	kmem_cache_return_sheaf(c, GFP_KERNEL, b);	/* full: the barn's */
+	KTEST_EXPECT_EQ(t, c->barn.nr_full, 1u);
+	KTEST_EXPECT_PTR_EQ(t, (void *)list_first_entry(&c->barn.full, struct slub_sheaf,
+							 barn_list), (void *)b);
+	kmem_cache_free(c, kmem_cache_alloc_from_sheaf(c, GFP_ATOMIC, d));
+	kmem_cache_return_sheaf(c, GFP_KERNEL, d);	/* partly used: flushed, empty */
+	KTEST_EXPECT_EQ(t, c->barn.nr_full, 1u);
+	KTEST_EXPECT_EQ(t, c->barn.nr_empty, 1u);
+	KTEST_EXPECT_EQ(t, ((struct slub_sheaf *)d)->size, 0u);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, slub_objects_in_use(c), 1L);
+	kmem_cache_free(c, obj);
+	KTEST_EXPECT_EQ(t, slub_objects_in_use(c), 0L);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* With the spare slot taken and the barn holding its 10 full sheaves, a
+ * full sheaf returned goes to the slabs: the barn keeps 10, the sheaves
+ * hold no more objects than before, none is lost or counted twice. */
+static void return_to_a_full_barn_flushes(struct ktest *t)
+{
+	struct kmem_cache *c = own_cache("test_prefill_full", 64);
+	struct slab_sheaf *sheaf;
+	unsigned long flags, sheaved = 0;
+	int ok;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	if (prefill_generic(t)) {
+		KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+		return;
+	}
+	sheaf = kmem_cache_prefill_sheaf(c, GFP_KERNEL, 1);
+	KTEST_ASSERT_NOT_NULL(t, sheaf);
+	local_irq_save(flags);
+	ok = barn_fill(c, 10);
+	if (ok) {
+		ok = here(c)->spare != NULL;
+		sheaved = slub_sheaved_objects(c);
+		kmem_cache_return_sheaf(c, GFP_KERNEL, sheaf);
+	}
+	local_irq_restore(flags);
+	KTEST_ASSERT_TRUE(t, ok);
+	KTEST_EXPECT_EQ(t, c->barn.nr_full, 10u);
+	KTEST_EXPECT_EQ(t, slub_sheaved_objects(c), sheaved);
+	KTEST_EXPECT_EQ(t, slub_objects_in_use(c), 0L);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
 /* ---- other CPUs ------------------------------------------------------------------------ */
 
 static struct {
@@ -461,6 +647,10 @@ static const struct ktest_case sheaves_cases[] = {
 	KTEST_CASE(interrupted_fast_path),
 	KTEST_CASE(page_failure_flushes_barn_and_retries),
 	KTEST_CASE(shrink_reaches_every_cpu),
+	KTEST_CASE(prefill_takes_a_full_barn_sheaf),
+	KTEST_CASE(prefill_beyond_capacity_is_oversize),
+	KTEST_CASE(return_reattaches_else_to_barn),
+	KTEST_CASE(return_to_a_full_barn_flushes),
 	{}
 };
 
