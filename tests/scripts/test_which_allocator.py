@@ -234,6 +234,12 @@ def small_machine_verdict_flips_with_the_figures():
         v = verdicts_from(mod, d)
         expect(problems, v, "small machine: SLUB_TINY.**", "It would flip to SLOB",
                absent=["small machine: SLOB.**"])
+        # SLOB ahead on both: the flip names its narrowest lead
+        smallmem_file(f, {("a", "SLOB"): 500, ("a", "SLUB_TINY"): 480,
+                          ("b", "SLOB"): 600, ("b", "SLUB_TINY"): 590})
+        v = verdicts_from(mod, d)
+        expect(problems, v, "small machine: SLOB.**", "lead over the traces both run is +30 "
+               "pages; its narrowest lead is 10 pages, on b")
         # SLOB ahead on free pages, but SLUB_TINY alone runs trace b without a refusal
         smallmem_file(f, {("a", "SLOB"): 500, ("a", "SLUB_TINY"): 480,
                           ("b", "SLOB"): 600, ("b", "SLUB_TINY"): 605},
