@@ -331,3 +331,24 @@ def shrinker_and_tiny_pair_sentences_read_their_figures():
                "replay", "exceeds its pages at the peak by 30 on a",
                "SLOB's kmalloc+kfree pair costs x6.00 SLAB's against SLUB_TINY's x30.00")
     return problems, ""
+
+
+@case
+def compare_means_its_samples_by_operations():
+    """scripts/compare's mean over the replay: the trapezoid rule over the
+    samples' operations (the last interval shorter), not a plain mean."""
+    cm = load_script("compare")
+    problems = []
+    lines = ["replay: ops 100 (allocations 50, frees 50)", "replay-sample: 0 10 0",
+             "replay-sample: 40 20 40960", "replay-sample: 80 20 40960",
+             "replay-sample: 100 10 0"]
+    f = cm.parse(lines)
+    # (15 * 40 + 20 * 40 + 15 * 20) / 100 = 17 pages; live (20 * 40 + 40 * 40 + 20 * 20) kB / 100
+    if f["pages_avg"] != 17.0 or f["live_avg"] != 28672.0:
+        problems.append(f"means {f['pages_avg']!r} pages, {f['live_avg']!r} bytes; "
+                        "expected 17.0 and 28672.0")
+    if f["overhead_avg"] is None or abs(f["overhead_avg"] - 142.857) > 0.01:
+        problems.append(f"overhead over the replay {f['overhead_avg']!r}, expected 142.857")
+    if cm.parse(lines[:2])["pages_avg"] is not None:
+        problems.append("one sample gave a mean")
+    return problems, ""
