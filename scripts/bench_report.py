@@ -31,6 +31,12 @@ BREAKDOWN_PARTS = (("rounding", "rounding to classes and pages"), ("tail", "slab
                    ("own objects", "own objects (caches, magazines)"))
 
 
+def col_width(cols):
+    """Each column's width: 10, or the longest label and two spaces (so
+    "SLUB-sheaves" never runs into the label before it)."""
+    return max([10] + [len(c.label) + 2 for c in cols])
+
+
 def print_report(cols, res, args, stats):
     """One trace's table: a row per figure, a column per allocator and peer,
     then the ratio columns."""
@@ -47,7 +53,7 @@ def print_report(cols, res, args, stats):
           + ("; peers: the same replay on malloc()" if peers else ""))
     if args.kernel_bits == 64:
         print(f"  64-bit, because {skip_reason(args.i386_why)}; glibc -m32 left out")
-    width = 10
+    width = col_width(cols)
     names = {c.name for c in cols}
     ratios = [(k, base, t) for k, base, t in RATIOS if base in names and k in names]
     print(f"{'':38s}" + "".join(f"{c.label:>{width}s}" for c in cols)
@@ -137,7 +143,7 @@ def summary_rows(results, cols, key, spec, width):
 
 def print_summary(results, cols):
     """Per trace and column: ns per operation (best-of mean) and the overhead at the peak."""
-    width = 10
+    width = col_width(cols)
     print(f"\nsummary over {len(results)} traces: ns per operation (allocations and frees "
           "weighted), best-of mean, timed pass after a warm-up")
     print(f"{'':26s}" + "".join(f"{c.label:>{width}s}" for c in cols))
@@ -152,7 +158,7 @@ def print_summary(results, cols):
 def print_summary_worst(results, cols):
     """Per trace and column: instructions per operation (callgrind) and the
     kernel's worst cases (instructions per call under -icount)."""
-    width = 10
+    width = col_width(cols)
     print("instructions per operation (callgrind, inside the allocator's call; allocations "
           "and frees weighted)")
     summary_rows(results, cols, "ir_op", ".1f", width)

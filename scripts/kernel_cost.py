@@ -316,17 +316,17 @@ def charge(counts, charged, costs):
 def table(results, executed, charged, costs=None):
     """The lines of the table: results is [(allocator label, build, {entry: path})]."""
     cols = ("insns", "loads", "stores") + CLASSES
-    head = f"{'allocator':10s} {'build':5s} {'entry':17s}" + "".join(f"{c:>11s}" for c in cols)
+    head = f"{'allocator':12s} {'build':5s} {'entry':17s}" + "".join(f"{c:>11s}" for c in cols)
     if costs:
         head += f"{'charged':>11s}"
     lines = [head]
     for label, build, paths in results:
         for api, _ in ENTRIES:
             if api not in paths:
-                lines.append(f"{label:10s} {build:5s} {api:17s}  (no such function)")
+                lines.append(f"{label:12s} {build:5s} {api:17s}  (no such function)")
                 continue
             c = count(paths[api])
-            row = f"{label:10s} {build:5s} {api:17s}" + "".join(f"{c.get(k, 0):>11d}" for k in cols)
+            row = f"{label:12s} {build:5s} {api:17s}" + "".join(f"{c.get(k, 0):>11d}" for k in cols)
             if costs:
                 ch = charge(c, charged, costs)
                 row += f"{ch:>11.1f}" if ch is not None else f"{'-':>11s}"
@@ -388,7 +388,7 @@ def estimate_lines(labels, host, costs, bits, build="smp"):
     by = {(a, b, e): c for a, b, e, c in rows}
     lines = [f"kernel cost estimate per operation ({name}, {build} kernel; cycles from "
              f"bench-insns on this CPU; cli, sti: {CHARGED_COST['cli'][2]})",
-             f"{'':12s}{'host ns/op':>11s}{'host insns':>11s}{'kernel insns':>13s}"
+             f"{'':14s}{'host ns/op':>11s}{'host insns':>11s}{'kernel insns':>13s}"
              f"{'charged cyc':>12s}{'host extra':>11s}{'kernel ns/op':>13s}"]
     for label in labels:
         if label not in host:
@@ -406,12 +406,12 @@ def estimate_lines(labels, host, costs, bits, build="smp"):
                          sum(charge(c, charged, costs) or 0 for c in got) / n,
                          sum(host_extra(c, costs, bits) for c in got) / n)
         if per is None or ns is None or not (n_a + n_f):
-            lines.append(f"  {label:10s}  (no figures)")
+            lines.append(f"  {label:12s}  (no figures)")
             continue
         w = lambda i: (per["alloc"][i] * n_a + per["free"][i] * n_f) / (n_a + n_f)  # noqa: E731
         host_ir = ((ir_a or 0) * n_a + (ir_f or 0) * n_f) / (n_a + n_f) if ir_a else None
         est = ns + (w(1) - w(2)) / ghz
-        lines.append(f"  {label:10s}{ns:>11.1f}" +
+        lines.append(f"  {label:12s}{ns:>11.1f}" +
                      (f"{host_ir:>11.0f}" if host_ir is not None else f"{'-':>11s}") +
                      f"{w(0):>13.0f}{w(1):>12.1f}{w(2):>11.1f}{est:>13.1f}")
     lines.append("  host insns: callgrind, per operation (allocations and frees weighted); "
