@@ -59,6 +59,14 @@
  * cache's barn and this CPU's spare are flushed and the slab tried once
  * more.
  *
+ * Prefilled sheaves (<tiny/slab.h>'s guaranteed allocations), as Linux
+ * serves them: a prefill within the capacity takes a barn sheaf (full
+ * first) and tops it up from the slabs in bulk; a larger one gets an
+ * oversize sheaf; a return makes the sheaf this CPU's spare, else puts it
+ * in the barn, else flushes it.  Its objects count as in use from the
+ * prefill to the return.  Under the debugging layer mm/util_sheaf.c's
+ * generic version serves them instead.
+ *
  * Lock order: slub.c's, with this CPU's flag of a cache first (never
  * waited for: a trylock), then a barn's lock or a list_lock, never both.
  * Sheaves are kmalloc() blocks: taking or giving one back enters a class's
