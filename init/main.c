@@ -172,7 +172,7 @@ static int run_boot_actions(void)
 		printk("selftest: %s\n", r == 0 ? "PASS" : "FAIL");
 	}
 	if (replay_requested)
-		failed |= replay_from_boot_module(replay_data) != 0;
+		failed |= replay_from_boot_module(replay_data ? REPLAY_DATA : 0) != 0;
 	if (soak_rounds)
 		failed |= replay_soak(soak_rounds) != 0;
 	if (slabtest_calls)

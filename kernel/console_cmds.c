@@ -244,15 +244,29 @@ static int cmd_slabtest(int argc, char **argv)
 	return argc > 2 ? slab_test_report_kind(calls, kind) : slab_test_report(calls);
 }
 
+static int cmd_heapmap(int argc, char **argv)
+{
+	kmem_heap_map();
+	return 0;
+}
+
+/* replay [data] [map]: each word adds its output to the progress line. */
 static int cmd_replay(int argc, char **argv)
 {
-	int data = argc > 1 && !strcmp(argv[1], "data");
+	unsigned int output = 0;
+	int i;
 
-	if (argc > 1 && !data) {
-		printk("replay: %pE: unknown argument (replay [data])\n", argv[1]);
-		return -1;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "data")) {
+			output |= REPLAY_DATA;
+		} else if (!strcmp(argv[i], "map")) {
+			output |= REPLAY_MAP;
+		} else {
+			printk("replay: %pE: unknown argument (replay [data] [map])\n", argv[i]);
+			return -1;
+		}
 	}
-	return replay_from_boot_module(data) ? -1 : 0;
+	return replay_from_boot_module(output) ? -1 : 0;
 }
 
 static int cmd_soak(int argc, char **argv)
@@ -282,6 +296,8 @@ static const struct command commands[] = {
 	{ "buddyinfo", "", 0, 0, "free blocks per order", cmd_buddyinfo },
 	{ "slabinfo", "", 0, 0, "the object allocator's report (slabinfo or SLOB heap)", cmd_kmem },
 	{ "heap", "", 0, 0, "the same report, by its SLOB name", cmd_kmem },
+	{ "heapmap", "", 0, 0, "a cell per page the object allocator holds, by cache, shaded "
+	  "by how full", cmd_heapmap },
 	{ "selftest", "[suite,...|all [rounds]]", 0, 2, "run self-tests (all, or the suites named; "
 	  "rounds times over)", cmd_selftest },
 	{ "stress", "<n>", 1, 1, "n (1..4294967295) random kmalloc/kfree operations, contents checked",
@@ -293,8 +309,9 @@ static const struct command commands[] = {
 	  cmd_slabtest },
 	{ "shrink", "", 0, 0, "give every spare page back to the page allocator now", cmd_shrink },
 	{ "validate", "", 0, 0, "check the page and object allocators' structures", cmd_validate },
-	{ "replay", "[data]", 0, 1, "replay the allocation trace loaded as a boot module (data: "
-	  "also the figures the scripts parse)", cmd_replay },
+	{ "replay", "[data] [map]", 0, 2, "replay the allocation trace loaded as a boot module "
+	  "(data: also the figures the scripts parse; map: the heap map at each step)",
+	  cmd_replay },
 	{ "soak", "[rounds]", 0, 1, "replay every trace module, rounds times over (3), what each "
 	  "leaves live kept three rounds", cmd_soak },
 #ifdef CONFIG_FAULT_INJECTION

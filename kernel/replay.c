@@ -492,6 +492,11 @@ static void show_progress(struct replay_state *rs, u32 n)
 		       "time\nreplay: running");
 	else
 		pr_cont(" %u%%", n / rs->progress_every * (100 / PROGRESS_STEPS));
+	if (n && (replay_output & REPLAY_MAP)) {
+		pr_cont("\n");
+		kmem_heap_map();
+		printk("replay: running");
+	}
 }
 
 /* Runs every op (Ctrl-C at the console is looked at every 1024 ops). */
@@ -517,6 +522,8 @@ int replay_run_ops(struct replay_state *rs, u64 settle_us)
 	if (!ret) {
 		if (rs->progress_every)
 			pr_cont(" done\n");
+		if (rs->progress_every && (replay_output & REPLAY_MAP))
+			kmem_heap_map();
 		take_sample(rs, n);
 	}
 	advance_clock(rs, rs->hdr->duration_us + settle_us);

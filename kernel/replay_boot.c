@@ -26,17 +26,17 @@ static void print_layout(void)
 	pr_cont("\n");
 }
 
-int replay_from_boot_module(int data)
+int replay_from_boot_module(unsigned int output)
 {
 	const struct boot_module *m = &boot_info.modules[0];
-	int ret;
+	int data = (output & REPLAY_DATA) != 0, ret;
 
 	if (!boot_info.nr_modules) {
 		pr_err("replay: no trace loaded; boot with a module (QEMU -initrd FILE, "
 		       "GRUB \"module FILE\")\n");
 		return -1;
 	}
-	replay_output = REPLAY_PROGRESS | (data ? REPLAY_DATA : 0);
+	replay_output = REPLAY_PROGRESS | (output & (REPLAY_DATA | REPLAY_MAP));
 	if (data)
 		print_layout();
 	printk("replay: replaying %s (%lu bytes)\n", m->name[0] ? m->name : "module 0",

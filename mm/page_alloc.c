@@ -268,25 +268,52 @@ unsigned int page_update_counted(struct page *page, unsigned int set, unsigned i
 	return old;
 }
 
+/* The walk of page_flag_census() and page_flag_walk().  zone_lock held. */
+static void walk_flag_locked(unsigned int flag, void (*fn)(struct page *page, void *arg),
+			     void *arg)
+{
+	unsigned long pfn;
+
+	assert_spin_held(&zone_lock);
+	for (pfn = first_pfn; pfn < end_pfn; pfn++)
+		if (pfn_to_page(pfn)->flags & flag)
+			fn(pfn_to_page(pfn), arg);
+}
+
+struct census {
+	unsigned long n, pages;
+};
+
+static void census_add(struct page *page, void *arg)
+{
+	struct census *c = arg;
+
+	c->n++;
+	c->pages += page->nr_pages;
+}
+
 unsigned long page_flag_census(unsigned int flag, unsigned long *pages, atomic_long_t *count,
 			       long *counted)
 {
-	unsigned long flags, pfn, n = 0;
+	struct census c = { 0, 0 };
+	unsigned long flags;
 
-	*pages = 0;
 	spin_lock_irqsave(&zone_lock, flags);
 	if (count)
 		*counted = atomic_long_read(count);
-	for (pfn = first_pfn; pfn < end_pfn; pfn++) {
-		const struct page *page = pfn_to_page(pfn);
-
-		if (page->flags & flag) {
-			n++;
-			*pages += page->nr_pages;
-		}
-	}
+	walk_flag_locked(flag, census_add, &c);
 	spin_unlock_irqrestore(&zone_lock, flags);
-	return n;
+	*pages = c.pages;
+	return c.n;
+}
+
+void page_flag_walk(unsigned int flag, void (*fn)(struct page *page, void *arg), void *arg)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&zone_lock, flags);
+	walk_flag_locked(flag, fn, arg);
+	spin_unlock_irqrestore(&zone_lock, flags);
 }
 
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order)

@@ -126,5 +126,10 @@ unsigned int page_update_counted(struct page *page, unsigned int set, unsigned i
  * the lock.  For the reports.  Takes zone_lock. */
 unsigned long page_flag_census(unsigned int flag, unsigned long *pages, atomic_long_t *count,
 			       long *counted);
+/* Calls fn(page, arg) for each page whose flags have flag set, in address
+ * order, under zone_lock (held across the walk: fn neither allocates nor
+ * frees pages).  For the heap map (SLUB's slabs, the large blocks).
+ * Takes zone_lock. */
+void page_flag_walk(unsigned int flag, void (*fn)(struct page *page, void *arg), void *arg);
 
 #endif /* MM_PAGE_ALLOC_H */

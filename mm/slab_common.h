@@ -302,6 +302,19 @@ struct slab_breakdown {
  * come from their counter, large_block_pages (no lock). */
 void slab_get_breakdown(struct slab_breakdown *b);
 
+/* ---- the heap map (kmem_heap_map(), mm/slab_common_info.c) -------------------- */
+
+/* One slab or heap page, told to the map: its group (a cache's name, a
+ * heap list's), its pages, and how much of it is used out of its capacity
+ * (objects, or heap units). */
+typedef void (*heap_visit_t)(void *arg, const char *group, unsigned long pages,
+			     unsigned long used, unsigned long capacity);
+/* Each allocator's (its *_info.c): calls visit for every slab or heap
+ * page it holds, those of one group one after another, under the locks
+ * its kmem_report() takes (visit neither allocates nor sleeps).  Not the
+ * large blocks: kmem_heap_map() finds those itself. */
+void kmem_heap_visit(heap_visit_t visit, void *arg);
+
 /* ---- bad calls and reports ----------------------------------------------------- */
 
 /*

@@ -1,7 +1,8 @@
-/* slab_info.c - SLAB's slabinfo report and its validator.
+/* slab_info.c - SLAB's slabinfo report, its validator and its visit of
+ * the slabs for the heap map (the validator's walk of the slab lists).
  *
  * Kept apart from slab.c so that the allocator proper can be measured on
- * its own (size mm/slab.o) against SLOB.  Both walk the caches through
+ * its own (size mm/slab.o) against SLOB.  All walk the caches through
  * the structures in mm/slab.h, under the same locks as the allocator.
  */
 #include <tiny/kernel.h>
@@ -124,9 +125,12 @@ void slab_get_breakdown(struct slab_breakdown *b)
 	pr_err("slab: validate: %s: " fmt, (c)->common.name, ##__VA_ARGS__);	\
 } while (0)
 
-/* What the walk of one cache found. */
+/* What the walk of one cache found; visit (if not NULL) is told of each
+ * slab checked (the heap map). */
 struct cache_walk {
 	unsigned long slabs, fallback_slabs, free_objects, out;
+	heap_visit_t visit;
+	void *arg;
 };
 
 /* Is slabp an object of the internal cache d (NULL: none), out of its
@@ -284,6 +288,8 @@ static int validate_list(struct kmem_cache *c, struct list_head *head, enum slab
 			bad(c, "slab %p with %u of %u objects in use is on the %s list (%s in use)\n",
 			    (void *)slabp, slabp->inuse, shape.num, what, want[which]);
 		errors += validate_slab_objects(c, slabp, shape.num, w);
+		if (w->visit)
+			w->visit(w->arg, c->common.name, 1UL << shape.order, slabp->inuse, shape.num);
 	}
 	return errors;
 }
@@ -370,7 +376,7 @@ static int validate_array(struct kmem_cache *c, struct array_cache *ac, unsigned
 /* Checks the lists, slabs, magazines and counters of c.  c->lock held. */
 static int validate_cache(struct kmem_cache *c)
 {
-	struct cache_walk w = { 0, 0, 0, 0 };
+	struct cache_walk w = { 0, 0, 0, 0, NULL, NULL };
 	struct slab_counts n;
 	unsigned int cpu;
 	int errors = 0;
@@ -411,4 +417,25 @@ int kmem_validate(void)
 	}
 	spin_unlock_irqrestore(&slab_caches_lock, save);
 	return errors + large_blocks_validate();
+}
+
+/* The heap map's visit: the validator's walk of each cache's slab lists
+ * (full, partial, free), under the report's locks. */
+void kmem_heap_visit(heap_visit_t visit, void *arg)
+{
+	struct kmem_cache *c;
+	struct list_head *pos;
+	unsigned long save;
+
+	spin_lock_irqsave(&slab_caches_lock, save);
+	for_each_cache(c, pos) {
+		struct cache_walk w = { 0, 0, 0, 0, visit, arg };
+
+		spin_lock(&c->lock);
+		validate_list(c, &c->slabs_full, LIST_FULL, "full", &w);
+		validate_list(c, &c->slabs_partial, LIST_PARTIAL, "partial", &w);
+		validate_list(c, &c->slabs_free, LIST_FREE, "free", &w);
+		spin_unlock(&c->lock);
+	}
+	spin_unlock_irqrestore(&slab_caches_lock, save);
 }

@@ -103,6 +103,9 @@ extern const char slob_heap_name[];
  * kmem_validate() (slob_heap_info.c or slob_fast_info.c).  slob_lock held. */
 void slob_heap_report(void);
 int slob_heap_validate(void);
+/* The heap's part of kmem_heap_visit(): each heap page, used and
+ * capacity in units, grouped as the heap keeps its pages. */
+void slob_heap_visit(heap_visit_t visit, void *arg);
 /* The bytes of the heap's largest free block (a walk: for reports). */
 unsigned long slob_heap_largest_free(void);
 

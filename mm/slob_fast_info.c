@@ -1,5 +1,6 @@
-/* slob_fast_info.c - the segregated heap's part of SLOB's report and
- * validator (see slob_fast.c for the maps and lists they check). */
+/* slob_fast_info.c - the segregated heap's part of SLOB's report,
+ * validator and heap map (see slob_fast.c for the maps and lists they
+ * check). */
 #include <tiny/kernel.h>
 #include "slob_fast.h"
 
@@ -161,3 +162,24 @@ int slob_heap_validate(void)
 	return errors;
 }
 
+
+/* The heap map's visit: each heap page as the validator parses it (its
+ * free blocks' units), in the order of slob_pages, then the pages of
+ * start maps (metadata: drawn full).  slob_lock held. */
+void slob_heap_visit(heap_visit_t visit, void *arg)
+{
+	unsigned long pages = 0;
+	struct page *page;
+
+	assert_spin_held(&slob_lock);
+	list_for_each_entry(page, &slob_pages, lru) {
+		struct heap_count n = { 0, 0, 0 };
+
+		if (++pages > slob_heap_pages)
+			return;
+		validate_page(page, &n);
+		visit(arg, "heap pages", 1, SLOB_PAGE_UNITS - n.free_units, SLOB_PAGE_UNITS);
+	}
+	if (slob_heap_meta_pages)
+		visit(arg, "start maps", slob_heap_meta_pages, 1, 1);
+}

@@ -1,5 +1,6 @@
-/* slob_info.c - SLOB's report and validator: the caches and large blocks
- * here, the heap's own part in slob_heap_info.c (or slob_fast_info.c).
+/* slob_info.c - SLOB's report, validator and heap map visit: the caches
+ * and large blocks here, the heap's own part in slob_heap_info.c (or
+ * slob_fast_info.c).
  *
  * Kept apart from slob.c and the heap so that the allocator proper can be
  * measured on its own (size(1) of its objects) against the 2005 SLOB,
@@ -60,4 +61,13 @@ int kmem_validate(void)
 	errors = slob_heap_validate();
 	spin_unlock_irqrestore(&slob_lock, flags);
 	return errors + large_blocks_validate();
+}
+
+void kmem_heap_visit(heap_visit_t visit, void *arg)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&slob_lock, flags);
+	slob_heap_visit(visit, arg);
+	spin_unlock_irqrestore(&slob_lock, flags);
 }

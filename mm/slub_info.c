@@ -1,5 +1,5 @@
-/* slub_info.c - SLUB's slabinfo report (with the aliases of merged caches)
- * and its validator.
+/* slub_info.c - SLUB's slabinfo report (with the aliases of merged caches),
+ * its validator, and its visit of the slabs for the heap map.
  *
  * Kept apart from slub.c, as SLAB's and SLOB's are, so that size(1) of the
  * allocator objects measures the allocator.  Both walk the caches on
@@ -271,4 +271,42 @@ int kmem_validate(void)
 	}
 	spin_unlock_irqrestore(&slab_caches_lock, save);
 	return errors + large_blocks_validate();
+}
+
+/* ---- heap map ------------------------------------------------------------------------- */
+
+/* The walk of one cache's slabs for the heap map. */
+struct slub_visit {
+	struct kmem_cache *c;
+	heap_visit_t visit;
+	void *arg;
+};
+
+/* A slab page (zone_lock held): tells the map of the slab if the page is
+ * the first of one of c's.  Full slabs are on no list: mem_map has them
+ * all.  A frozen slab's state counts its CPU's free list as in use. */
+static void visit_slab_page(struct page *page, void *arg)
+{
+	struct slub_visit *v = arg;
+	unsigned int flags = READ_ONCE(page->flags);
+	const struct slub_order *o;
+
+	if (!(flags & PG_head) || READ_ONCE(page->slab_cache) != v->c)
+		return;
+	o = order_of(v->c, flags);
+	v->visit(v->arg, v->c->common.name, 1UL << o->order, state_inuse(slab_state(page)),
+		 o->objects);
+}
+
+/* Every cache that holds slabs, in turn, under the report's lock. */
+void kmem_heap_visit(heap_visit_t visit, void *arg)
+{
+	struct slub_visit v = { NULL, visit, arg };
+	struct list_head *pos;
+	unsigned long save;
+
+	spin_lock_irqsave(&slab_caches_lock, save);
+	for_each_target(v.c, pos)
+		page_flag_walk(PG_slab, visit_slab_page, &v);
+	spin_unlock_irqrestore(&slab_caches_lock, save);
 }

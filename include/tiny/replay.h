@@ -93,6 +93,8 @@ struct replay_result {
 #define REPLAY_DATA		0x2	/* the allocator's report at the end of the trace,
 					 * the replay-sample: lines and the calls'
 					 * distribution (replay-calls:, -hist:, -slowest:) */
+#define REPLAY_MAP		0x4	/* the heap map (kmem_heap_map()) at each step of
+					 * the progress line and at its end ("replay map") */
 extern unsigned int replay_output;
 
 /*
@@ -112,8 +114,9 @@ void replay_report(const struct replay_result *res, const char *trace_name);
  * every round was clean, 1 on failures, corruption or a validator's
  * report, -1 if a trace is malformed, -2 after Ctrl-C. */
 int replay_soak(unsigned long rounds);
-/* Replays the first boot module (the "replay" command and boot option);
- * data: print what the scripts parse too (REPLAY_DATA). */
-int replay_from_boot_module(int data);
+/* Replays the first boot module (the "replay" command and boot option)
+ * with the progress line; output may add REPLAY_DATA (what the scripts
+ * parse) and REPLAY_MAP (the heap map at each step). */
+int replay_from_boot_module(unsigned int output);
 
 #endif /* TINY_REPLAY_H */

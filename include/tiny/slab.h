@@ -221,6 +221,27 @@ unsigned long kmem_reclaim(void);
  * for SLOB. */
 void kmem_report(void);
 
+/*
+ * Prints the heap map, a picture of where the memory goes: one cell per
+ * page the object allocator holds, a row group per cache with slabs (SLAB,
+ * SLUB: the cache's name first) or per list of heap pages (SLOB), then
+ * the large kmalloc blocks; each cell is shaded by how full its slab or
+ * heap page is, from '.' (empty) through '-', '+' and '*' (under a third,
+ * under two thirds, not full) to '#' (full), the legend printed first and
+ * "heap map: N pages in M groups" last.
+ * Rows wrap at HEAP_MAP_WIDTH cells.  A slab's fill is what it has lent
+ * out: objects a CPU keeps (a magazine, a sheaf, its slab's free list)
+ * count as used until kmem_reclaim() gives them back.  Takes the locks
+ * kmem_report() takes.
+ */
+#define HEAP_MAP_WIDTH	40	/* with the name and printk's timestamp: 73 columns */
+void kmem_heap_map(void);
+/* The same, each line (no newline) given to emit instead of printed: for
+ * the tests.  emit is called with the allocator's locks held: it must
+ * neither allocate nor sleep. */
+typedef void (*heap_map_emit_t)(void *arg, const char *line);
+void kmem_heap_map_lines(heap_map_emit_t emit, void *arg);
+
 /* Walks every free list, slab and counter of the allocator and reports each
  * inconsistency; returns their number (0 = consistent). */
 int kmem_validate(void);

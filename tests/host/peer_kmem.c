@@ -205,6 +205,13 @@ void kmem_report(void)
 		       "start)\n", hwm - rss_start_kb);
 }
 
+/* "replay map" (never asked on the host): a malloc() keeps no map of its
+ * pages to draw. */
+void kmem_heap_map(void)
+{
+	printk("peer: %s has no heap map\n", PEER_NAME);
+}
+
 /* ---- what else the replay and the timers call ------------------------------ */
 
 /* The reports the bench counts (bench_replay.c): a malloc() prints none. */

@@ -56,6 +56,47 @@ def console_case(alloc):
     return case
 
 
+def check_map_width(out, problems, what):
+    """No row of a heap map in out is wider than its name and 40 cells."""
+    wide = [l for l in out.splitlines() if re.fullmatch(r".{18}[.\-+*#]+", l) and len(l) > 18 + 40]
+    if wide:
+        problems.append(f"{what}: rows wider than 58 columns: {wide[:2]!r}")
+
+
+def heapmap_case(alloc, row):
+    """The heapmap command: the legend and the summary, rows of 18 + 40
+    columns at most (73 with the timestamp), the prompt back without
+    Ctrl-C; "replay map" draws the map at each progress step, with rows
+    named row (a kmalloc class, a heap list), and plain "replay" does not."""
+    def case():
+        problems = []
+        with QemuConsole(["--kernel", kernel(alloc), "--initrd", small_trace()], timeout=120) as q:
+            q.expect(r"tinyslab> ")
+            q.send("heapmap\r")
+            out = strip(q.expect(r"tinyslab> ", timeout=30))
+            expect_in(out, problems, "heap map (", "): .=empty -=<1/3 +=<2/3 *=<full #=full page")
+            if not re.search(r"^heap map: \d+ pages in \d+ groups$", out, re.M):
+                problems.append("heapmap: no summary line")
+            check_map_width(out, problems, "heapmap")
+            q.send("replay\r")
+            out = strip(q.expect(r"tinyslab> ", timeout=120))
+            expect_in(out, problems, "replay: PASS")
+            if "heap map (" in out:
+                problems.append("plain replay drew the heap map")
+            q.send("replay map\r")
+            out = strip(q.expect(r"tinyslab> ", timeout=120))
+            expect_in(out, problems, "replay: PASS")
+            if not re.search(r"^" + re.escape(row) + r"\S* *[.\-+*#]+$", out, re.M):
+                problems.append(f"replay map: no {row!r} row")
+            check_map_width(out, problems, "replay map")
+            if out.count("heap map (") < 10:
+                problems.append(f"replay map drew {out.count('heap map (')} maps, expected "
+                                "one a step (10 and the end)")
+            return problems, q.log
+    case.__name__ = f"heapmap_{alloc}"
+    return case
+
+
 def console_ctrl_c():
     """Ctrl-C stops stress and selftest cleanly: "interrupted", the prompt
     back soon, every object freed (MemFree as before), the allocators
@@ -268,6 +309,8 @@ CASES = [
     console_case("slob"),
     console_case("slub"),
     console_case("slub_tiny"),
+    heapmap_case("slub", "kmalloc-"),
+    heapmap_case("slob", "heap "),
     console_ctrl_c,
     console_input_limits,
     console_paste,
