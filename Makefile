@@ -380,8 +380,8 @@ which-allocator:
 ## compare     every allocator (scripts/allocators.py) in QEMU (MEM=32) replaying every shipped
 ##             trace (scripts/traces.py; TRACE=file: that one): per trace, the pages held and
 ##             MemFree at the peak and the end, the mean pages over the replay, overhead,
-##             refusals, corruptions; the memory
-##             goals; a plot with a panel per trace (docs/results/compare-DATE.txt and .png)
+##             refusals, corruptions; the memory goals; a plot with a panel per trace
+##             (docs/results/compare-DATE.txt and .png)
 compare:
 	$(Q)$(DEPS) build qemu python plot
 	$(Q)$(build_allocators)
