@@ -364,16 +364,22 @@ def slub_slabs():
     return found
 
 
+def percpu_copies(off, type_name):
+    """(cpu, value) of every CPU's copy of a per-CPU object at offset off,
+    as a pointer to type_name: one copy a stride from CPU to CPU
+    (<arch/percpu.h>); CPU 0's alone without SMP (no x86_cpus)."""
+    ptr_t = gdb.lookup_type(type_name).pointer()
+    cpus = sym("x86_cpus")
+    for cpu in range(cpus.type.range()[1] + 1 if cpus is not None else 1):
+        base = (int(cpus[cpu].address) + off) & 0xffffffff if cpus is not None else off
+        yield cpu, gdb.Value(base).cast(ptr_t)
+
+
 def cpu_free_objects(c):
     """The objects on every CPU's free list of c (struct kmem_cache_cpu,
     one copy a stride from CPU to CPU: <arch/percpu.h>)."""
-    kcc_t = gdb.lookup_type("struct kmem_cache_cpu").pointer()
-    off = int(c["cpu"]["slab"])
-    cpus = sym("x86_cpus")
     n = 0
-    for cpu in range(cpus.type.range()[1] + 1 if cpus is not None else 1):
-        base = (int(cpus[cpu].address) + off) & 0xffffffff if cpus is not None else off
-        kcc = gdb.Value(base).cast(kcc_t)
+    for cpu, kcc in percpu_copies(int(c["cpu"]["slab"]), "struct kmem_cache_cpu"):
         p, steps = int(kcc["freelist"]), 0
         while p:
             steps += 1
@@ -389,13 +395,8 @@ def sheaved_objects(c):
     """The objects held in c's sheaves, as slub_sheaved_objects() counts
     them: every CPU's main and spare (struct slub_pcs at c->cpu.sheaves,
     one copy a stride from CPU to CPU) and the barn's full sheaves."""
-    pcs_t = gdb.lookup_type("struct slub_pcs").pointer()
-    off = int(c["cpu"]["sheaves"])
-    cpus = sym("x86_cpus")
     n = 0
-    for cpu in range(cpus.type.range()[1] + 1 if cpus is not None else 1):
-        base = (int(cpus[cpu].address) + off) & 0xffffffff if cpus is not None else off
-        pcs = gdb.Value(base).cast(pcs_t)
+    for _, pcs in percpu_copies(int(c["cpu"]["sheaves"]), "struct slub_pcs"):
         for which in ("main", "spare"):
             if int(pcs[which]):
                 n += int(pcs[which]["size"])
