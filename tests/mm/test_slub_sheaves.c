@@ -433,6 +433,15 @@ static int barn_fill(struct kmem_cache *c, unsigned int want)
 	return c->barn.nr_full >= want;
 }
 
+/* The end of a prefill case: no object of c out, the allocator
+ * consistent, and c destroyed without a complaint. */
+static void expect_all_back_and_destroy(struct ktest *t, struct kmem_cache *c)
+{
+	KTEST_EXPECT_EQ(t, slub_objects_in_use(c), 0L);
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
 /* A prefill of at most the capacity takes a full sheaf of the barn, whose
  * objects then count as in use; they come out until it is depleted, then
  * NULL, even with this CPU's flag taken (an interrupt of its sheaves). */
@@ -474,9 +483,7 @@ static void prefill_takes_a_full_barn_sheaf(struct ktest *t)
 	kmem_cache_return_sheaf(c, GFP_KERNEL, sheaf);
 	KTEST_EXPECT_EQ(t, slub_objects_in_use(c), (long)cap);
 	free_n(c, got);
-	KTEST_EXPECT_EQ(t, slub_objects_in_use(c), 0L);
-	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
-	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	expect_all_back_and_destroy(t, c);
 }
 
 /* A prefill beyond the capacity gets an oversize sheaf of exactly the
@@ -553,9 +560,7 @@ static void return_reattaches_else_to_barn(struct ktest *t)
 	local_irq_restore(flags);
 	KTEST_EXPECT_EQ(t, slub_objects_in_use(c), 1L);
 	kmem_cache_free(c, obj);
-	KTEST_EXPECT_EQ(t, slub_objects_in_use(c), 0L);
-	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
-	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	expect_all_back_and_destroy(t, c);
 }
 
 /* With the spare slot taken and the barn holding its 10 full sheaves, a
@@ -586,9 +591,7 @@ static void return_to_a_full_barn_flushes(struct ktest *t)
 	KTEST_ASSERT_TRUE(t, ok);
 	KTEST_EXPECT_EQ(t, c->barn.nr_full, 10u);
 	KTEST_EXPECT_EQ(t, slub_sheaved_objects(c), sheaved);
-	KTEST_EXPECT_EQ(t, slub_objects_in_use(c), 0L);
-	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
-	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	expect_all_back_and_destroy(t, c);
 }
 
 /* ---- other CPUs ------------------------------------------------------------------------ */
