@@ -37,6 +37,7 @@
 #define PROGRESS_STEPS	10	/* a person sees 10%, 20%, ... while a replay runs */
 
 unsigned int replay_output;	/* REPLAY_PROGRESS, REPLAY_DATA: <tiny/replay.h> */
+unsigned long replay_map_op = ~0UL;
 
 unsigned long replay_held_pages(void)
 {
@@ -499,6 +500,19 @@ static void show_progress(struct replay_state *rs, u32 n)
 	}
 }
 
+/* What the allocator holds right after op n: the lines scripts/compare
+ * parses for its heap pictures and its cached-objects row. */
+static void replay_state_at(struct replay_state *rs, u32 n)
+{
+	struct kmem_stats st;
+
+	kmem_get_stats(&st);
+	printk("replay: at op %u: Slab %lu pages, live %llu bytes, cached by the per-CPU "
+	       "layers %lu bytes\n", n, st.slab_pages + st.large_pages, rs->live_bytes,
+	       st.cached_bytes);
+	kmem_heap_map();
+}
+
 /* Runs every op (Ctrl-C at the console is looked at every 1024 ops). */
 int replay_run_ops(struct replay_state *rs, u64 settle_us)
 {
@@ -516,6 +530,8 @@ int replay_run_ops(struct replay_state *rs, u64 settle_us)
 		show_progress(rs, n);
 		replay_op(rs, n);
 		rs->res->ops++;
+		if (n + 1UL == rs->map_after)
+			replay_state_at(rs, n);
 		if (n % rs->sample_every == 0)
 			take_sample(rs, n);
 	}
@@ -575,6 +591,7 @@ int replay_run(const void *data, size_t len, struct replay_result *res)
 	rs.sample_every = rs.hdr->nr_ops / (REPLAY_SAMPLES - 2) + 1;
 	if (replay_output & REPLAY_PROGRESS)
 		rs.progress_every = rs.hdr->nr_ops / PROGRESS_STEPS + 1;
+	rs.map_after = replay_map_op + 1;	/* ~0UL + 1: 0, none */
 	slots_bytes = (size_t)rs.hdr->nr_slots * sizeof(struct slot) + 1;
 	caches_bytes = (size_t)rs.hdr->nr_caches * sizeof(void *) + 1;
 	rs.slots = replay_table_alloc(slots_bytes);

@@ -7,6 +7,8 @@
 #include <tiny/boot.h>
 #include <tiny/replay.h>
 
+#include <tiny/cmdline.h>
+
 static struct replay_result replay_res;	/* large: keep it off the stack */
 
 /* Prints the ranges page_alloc_init() was given, so that the host
@@ -47,3 +49,12 @@ int replay_from_boot_module(unsigned int output)
 	printk("replay: %s\n", ret == 0 ? "PASS" : ret == -2 ? "interrupted" : "FAIL");
 	return ret;
 }
+
+static int replay_map_at_setup(const char *val)
+{
+	return parse_ulong(val, 0, ~0UL - 1, &replay_map_op);
+}
+kernel_param("replay_map_at", replay_map_at_setup,
+	     "=OP: with replay, after operation OP (0 is the first) print the pages held, the "
+	     "live bytes, the bytes the per-CPU layers cache and the heap map (scripts/compare "
+	     "passes the peak of live bytes)");

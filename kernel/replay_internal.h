@@ -31,6 +31,8 @@ struct replay_state {
 	unsigned long start_jiffies;
 	unsigned int sample_every;
 	unsigned int progress_every;	/* 0: no progress line */
+	unsigned long map_after;	/* op + 1 after which to print the state at
+					 * that op (replay_state_at()); 0: none */
 	struct replay_result *res;
 };
 

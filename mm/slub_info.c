@@ -298,15 +298,18 @@ static void visit_slab_page(struct page *page, void *arg)
 		 o->objects);
 }
 
-/* Every cache that holds slabs, in turn, under the report's lock. */
+/* Every cache that holds slabs, in turn, under the report's lock; then
+ * the pages of the per-CPU layer's structs (mm/slub_percpu.c). */
 void kmem_heap_visit(heap_visit_t visit, void *arg)
 {
+	unsigned long save, percpu_pages = slub_mode_pages();
 	struct slub_visit v = { NULL, visit, arg };
 	struct list_head *pos;
-	unsigned long save;
 
 	spin_lock_irqsave(&slab_caches_lock, save);
 	for_each_target(v.c, pos)
 		page_flag_walk(PG_slab, visit_slab_page, &v);
 	spin_unlock_irqrestore(&slab_caches_lock, save);
+	if (percpu_pages)	/* counted in Slab: as well; shaded full */
+		visit(arg, "per-CPU structs", percpu_pages, 1, 1);
 }

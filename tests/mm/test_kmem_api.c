@@ -18,6 +18,7 @@
 #include <tiny/irqflags.h>
 #include <tiny/ktest.h>
 #include <tiny/mm.h>
+#include <tiny/kmem_debug.h>
 #include <tiny/random.h>
 #include <tiny/slab.h>
 #include <tiny/string.h>
@@ -1001,6 +1002,41 @@ static void note_dtor(void *obj)
 	dtor_runs++;
 }
 
+/* kmem_stats.cached_bytes: the objects a per-CPU layer keeps once freed.
+ * SLAB's arrays and SLUB-sheaves' sheaves keep what a cache's CPU just
+ * freed (at least those 8 objects, with what the refill brought); the
+ * others give a freed object back to its slab or heap and say 0, and so do
+ * these two under kmem_debug (sheaves are off there; the debug layer's
+ * quarantine holds the objects instead).  The cache's destroy empties its
+ * share. */
+static void cached_bytes_are_objects_kept_per_cpu(struct ktest *t)
+{
+	int keeps = (IS_ENABLED(CONFIG_SLAB) || IS_ENABLED(CONFIG_SLUB_SHEAVES)) &&
+		    !kmem_debug_active();
+	struct kmem_cache *c = kmem_cache_create("test_cached", 64, 0, 0, count_ctor, NULL);
+	struct kmem_stats before, after;
+	void *objs[8];
+	unsigned int i;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	kmem_reclaim();
+	kmem_get_stats(&before);
+	for (i = 0; i < ARRAY_SIZE(objs); i++)
+		objs[i] = kmem_cache_alloc(c, GFP_KERNEL);
+	for (i = 0; i < ARRAY_SIZE(objs); i++) {
+		KTEST_ASSERT_NOT_NULL(t, objs[i]);
+		kmem_cache_free(c, objs[i]);
+	}
+	kmem_get_stats(&after);
+	if (keeps)
+		KTEST_EXPECT_GE(t, after.cached_bytes, before.cached_bytes + 8 * 64);
+	else
+		KTEST_EXPECT_EQ(t, after.cached_bytes, 0UL);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	kmem_get_stats(&after);
+	KTEST_EXPECT_LE(t, after.cached_bytes, before.cached_bytes);
+}
+
 /* A large kmalloc() block, or a page nobody's cache owns, freed to a cache
  * of page-sized objects: reported before the destructor runs or any count
  * changes, so the cache can still be destroyed and the accounting holds. */
@@ -1460,6 +1496,7 @@ static void kfree_of_a_cache_is_refused(struct ktest *t)
 
 static const struct ktest_case kmem_api_cases[] = {
 	KTEST_CASE(kmalloc_sizes),
+	KTEST_CASE(cached_bytes_are_objects_kept_per_cpu),
 	KTEST_CASE(ksize_is_usable),
 	KTEST_CASE(zero_size_and_null),
 	KTEST_CASE(kzalloc_zeroes),
