@@ -380,15 +380,18 @@ which-allocator:
 ## compare     every allocator (scripts/allocators.py) in QEMU (MEM=32) replaying every shipped
 ##             trace (scripts/traces.py; TRACE=file: that one): per trace, the pages held and
 ##             MemFree at the peak and the end, the mean pages over the replay, overhead,
-##             refusals, corruptions; the memory goals; a plot with a panel per trace
-##             (docs/results/compare-DATE.txt and .png)
+##             refusals, corruptions, objects cached per CPU at the peak; the memory goals; a
+##             plot with a panel per trace (docs/results/compare-DATE.txt and .png); the heap
+##             at each trace's peak, a panel per allocator (docs/results/heapmap-TRACE-DATE.png)
 compare:
 	$(Q)$(DEPS) build qemu python plot
 	$(Q)$(build_allocators)
 	$(Q)mkdir -p $(srctree)/docs/results
 	$(Q)$(PYTHON) $(srctree)/scripts/compare --mem $(MEM) $(trace_arg) --out $(BUILD)/compare; \
 		status=$$?; $(results_file) $(BUILD)/compare/report.txt compare txt; \
-		$(results_file) $(BUILD)/compare/footprint.png compare png; exit $$status
+		$(results_file) $(BUILD)/compare/footprint.png compare png; \
+		for m in $(BUILD)/compare/heapmap-*.png; do \
+		$(results_file) $$m $$(basename $$m .png) png; done; exit $$status
 
 ## soak        each allocator booted once, every shipped trace replayed ROUNDS rounds back to
 ##             back (12, about 10 minutes here), what each leaves live kept 3 rounds: pages

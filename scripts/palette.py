@@ -37,3 +37,8 @@ def colour(label, index=0):
 def lc(label, index=0):
     """gnuplot's line colour clause for label."""
     return f'lc rgb "{colour(label, index)}"'
+
+# The heap map's five shades, empty to full ('.', '-', '+', '*', '#' in
+# the kernel's text map): one hue, light to dark (ColorBrewer's Blues,
+# which reads in grey as well); a cell with no page is left white.
+SHADES = ("#DEEBF7", "#9ECAE1", "#6BAED6", "#3182BD", "#08306B")

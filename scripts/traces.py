@@ -78,10 +78,11 @@ SLAB_CLASSES = (8, 16, 24, 32, 40, 48, 64, 96, 128, 160, 192, 224, 256, 320, 384
 PAGE = 4096
 
 
-def replay_ops(replay):
-    """The allocations and frees of a replay file, in order: (op, slot, size, cache) with
-    op 0 a kmalloc() of size bytes, 1 an object of cache number cache (size its object
-    size), 2 a free (size 0); the TIME ops left out."""
+def numbered_ops(replay):
+    """The allocations and frees of a replay file, in order, with their numbers in the
+    file (time ops counted, as the kernel's replay counts them): (number, op, slot, size,
+    cache) with op 0 a kmalloc() of size bytes, 1 an object of cache number cache (size
+    its object size), 2 a free (size 0)."""
     with open(replay, "rb") as f:
         data = f.read()
     _, _, nr_caches, nr_ops = HEADER.unpack_from(data)[:4]
@@ -91,7 +92,31 @@ def replay_ops(replay):
         code, arg = OP.unpack_from(data, base + OP.size * n)
         op, slot = code & OP_MASK, code >> SLOT_SHIFT
         if op != TIME:
-            yield op, slot, arg if op == KMALLOC else sizes[arg] if op == CACHE_ALLOC else 0, arg
+            yield n, op, slot, arg if op == KMALLOC else sizes[arg] if op == CACHE_ALLOC else 0, arg
+
+
+def replay_ops(replay):
+    """numbered_ops() without the numbers: (op, slot, size, cache)."""
+    for _, op, slot, size, cache in numbered_ops(replay):
+        yield op, slot, size, cache
+
+
+def peak_op(replay):
+    """The number of the operation after which the live requested bytes first reach
+    their highest (the kernel's replay measures its "peak" there, when no allocation
+    fails): the operation scripts/compare asks the kernel to draw its heap map after
+    (the replay_map_at= boot option).  None for a trace with no allocation."""
+    live = peak = 0
+    at, sizes = None, {}
+    for n, op, slot, size, _ in numbered_ops(replay):
+        if op == 2:
+            live -= sizes.pop(slot)
+            continue
+        sizes[slot] = size
+        live += size
+        if live > peak:
+            peak, at = live, n
+    return at
 
 
 def page_floor(replay):

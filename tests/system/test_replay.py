@@ -138,13 +138,34 @@ def compare_tool():
         problems.append(f"exit status {r.returncode}")
     expect_in(r.stdout, problems, "After boot (kB), as in the 2005 table:", "MemTotal:",
               "Slab at that peak", "overhead (held - live) / live", "slabinfo - version: 2.1",
-              "Footprint plot:")
-    png = os.path.join(out, "footprint.png")
-    if not os.path.exists(png) or os.path.getsize(png) < 2000:
-        problems.append("no footprint plot")
-    elif open(png, "rb").read(8) != b"\x89PNG\r\n\x1a\n":
-        problems.append("footprint.png is not a PNG")
+              "Footprint plot:", "objects cached per CPU there", "Heap maps at the peak")
+    for png in ("footprint.png", "heapmap-small.png"):
+        path = os.path.join(out, png)
+        if not os.path.exists(path) or os.path.getsize(path) < 2000:
+            problems.append(f"no {png}")
+        elif open(path, "rb").read(8) != b"\x89PNG\r\n\x1a\n":
+            problems.append(f"{png} is not a PNG")
+    peak_map_agrees(os.path.join(out, "small"), problems)
     return problems, r.stdout + r.stderr
+
+
+def peak_map_agrees(logs, problems):
+    """In each allocator's log of compare: the heap map after the peak's operation has a
+    cell for every page the allocator holds there, and those are the pages at the peak
+    the summary gives (so the map is drawn at the peak, and misses no page)."""
+    for alloc in allocators.present():
+        path = os.path.join(logs, f"{alloc}.log")
+        if not os.path.exists(path):
+            continue
+        text = strip(open(path, errors="replace").read())
+        at = re.search(r"^replay: at op \d+: Slab (\d+) pages", text, re.M)
+        drawn = re.search(r"^heap map: (\d+) pages in", text, re.M)
+        peak = re.search(r"^replay: Slab at the peak (\d+) pages", text, re.M)
+        if not (at and drawn and peak):
+            problems.append(f"{alloc}: no state at the peak, map or summary in its log")
+        elif not at.group(1) == drawn.group(1) == peak.group(1):
+            problems.append(f"{alloc}: {at.group(1)} pages at the peak's op, {drawn.group(1)} "
+                            f"drawn, {peak.group(1)} in the summary")
 
 
 def replay_without_a_peak():
