@@ -534,15 +534,16 @@ static slob_hot int slob_is_block(struct slob_at *at, int units)
 }
 
 /* Frees the allocated block "at" of units units (already checked), page by
- * page; a block of more than a page (a run) is remembered as the run freed
- * last (see slob_reuse_run()).  slob_lock held. */
+ * page; a block at a page's start is remembered as the run freed last: a
+ * run, or may be one (an object aligned above a page takes a run of one
+ * page; slob_reuse_run() checks that it fits).  slob_lock held. */
 static slob_hot void slob_free_block(struct slob_at *at, int units)
 {
 	slob_t *base = at->base;
 	int i = at->i;
 
 	assert_spin_held(&slob_lock);
-	if (units > SLOB_PAGE_UNITS)
+	if (!i)
 		slob_last_run = base;
 	while (units > 0) {
 		int n = min(units, SLOB_PAGE_UNITS - i);

@@ -220,7 +220,9 @@ static slob_t *run_alloc(int units, int align, gfp_t gfp)
 
 /* Checks (free 0) or frees (free 1) the block of units units at b, page
  * by page if it is a run (which starts a page): each part a block of the
- * page it lies in that overlaps no free block; a run freed is remembered.
+ * page it lies in that overlaps no free block.  A block freed at a page's
+ * start is remembered: a run, or may be one (an object aligned above a
+ * page takes a run of one page); run_alloc() checks that it fits again.
  * 0, or -1 (nothing changed). */
 static int block_free(slob_t *b, int units, int free)
 {
@@ -242,7 +244,7 @@ static int block_free(slob_t *b, int units, int free)
 				free_and_merge(page, link, prev, p, n);
 		}
 	}
-	if (free && run)
+	if (free && IS_ALIGNED((uintptr_t)b, PAGE_SIZE))	/* a run, or may be one */
 		slob_last_run = b;
 	return 0;
 }
