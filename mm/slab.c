@@ -1347,6 +1347,15 @@ static unsigned int magazine_limit(size_t size)
 				   MAGAZINE_MAX);
 }
 
+/* kmem_cache_create_args(): magazines of at least n entries, half of them
+ * a batch, as slabtune would set them. */
+int cache_raise_percpu_capacity(struct kmem_cache *c, unsigned int n)
+{
+	if (is_internal(c) || n <= c->limit)
+		return 0;
+	return slab_tune_cpucache(c, n, (n + 1) / 2);
+}
+
 /* Gives c its magazines, sized by bytes: fewer entries for larger objects;
  * an internal cache has none. */
 static int enable_cpucache(struct kmem_cache *c)

@@ -152,6 +152,10 @@ int cache_open(struct kmem_cache *c);
 unsigned long cache_live_objects(struct kmem_cache *c);
 /* gives back everything c holds; c is unlisted and empty, and freed next */
 void cache_close(struct kmem_cache *c);
+/* where the per-CPU capacity means something (CONFIG_SLAB_PERCPU_CAPACITY):
+ * makes a new cache's per-CPU arrays hold at least n objects before anyone
+ * uses it (kmem_cache_create_args()); 0, or -1 out of memory */
+int cache_raise_percpu_capacity(struct kmem_cache *c, unsigned int n);
 /* and, where it can be built without the registry (SLOB),
  * cache_struct_live() (above). */
 

@@ -36,7 +36,9 @@
  * more, 12 from 1024 bytes, 26 from 256, 60 below, rounded up so that a
  * sheaf fills its kmalloc() class exactly.  0 (no sheaves: the slab path
  * only) for the boot cache of caches and for the debugging layer's caches
- * (SLAB_KMEM_DEBUGGED).
+ * (SLAB_KMEM_DEBUGGED).  A creator may ask for more (kmem_cache_create_args()'s
+ * sheaf_capacity, the larger of the two taken, as in Linux; such a cache
+ * is not merged).
  *
  * Bootstrap.  A cache gets a real, empty main sheaf on every possible
  * CPU when it is made (as in Linux), so that its first allocation takes a
@@ -824,6 +826,26 @@ void slub_mode_kmalloc_ready(void)
 			WRITE_ONCE(c->barn.capacity, cache_capacity(c));
 			install_mains(c, GFP_KERNEL);	/* else on first use */
 		}
+}
+
+/* kmem_cache_create_args(): sheaves of at least n objects.  c is new and
+ * unused: its empty mains go back and are made again on first use, at the
+ * new capacity.  A cache with no sheaves (made before kmalloc(), or
+ * debugged) keeps none. */
+int cache_raise_percpu_capacity(struct kmem_cache *c, unsigned int n)
+{
+	unsigned int cpu;
+
+	if (!c->barn.capacity || n <= c->barn.capacity)
+		return 0;
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct slub_pcs *pcs = per_cpu_pcs(c, cpu);
+
+		sheaf_free(pcs->main);
+		pcs->main = &bootstrap_sheaf;
+	}
+	WRITE_ONCE(c->barn.capacity, n);
+	return 0;
 }
 
 /* Gives back c's sheaves: every CPU's (empty) and the barn's. */

@@ -64,6 +64,41 @@ extern const int kmem_ctor_every_alloc;
 struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align,
 				     unsigned long flags, kmem_cache_ctor_t ctor,
 				     kmem_cache_ctor_t dtor);
+
+/*
+ * kmem_cache_create() with its optional arguments in a struct, as Linux's
+ * kmem_cache_args (the fields this API has); zero fields are defaults.
+ * sheaf_capacity: the cache's per-CPU arrays hold at least this many
+ * objects (Linux: the larger of it and the allocator's own capacity).
+ * SLUB with sheaves: each sheaf's capacity; SLAB: each CPU's magazine
+ * (its limit; half of it a batch).  SLUB with CPU slabs, SLUB_TINY and
+ * SLOB keep no per-CPU arrays and ignore it, as do SLUB's caches made
+ * before kmalloc() exists and caches under kmem_debug= (which have no
+ * sheaves).  A cache that asks for one is never merged with another (its
+ * capacity is its own).  Above KMEM_SHEAF_CAPACITY_MAX the cache is
+ * refused like a bad size (NULL, or a panic with SLAB_PANIC).
+ */
+struct kmem_cache_args {
+	size_t align;
+	kmem_cache_ctor_t ctor, dtor;
+	unsigned int sheaf_capacity;
+};
+#define KMEM_SHEAF_CAPACITY_MAX	120	/* SLAB's largest magazine; a sheaf
+					 * of it fits a kmalloc() class */
+
+#if IS_ENABLED(CONFIG_SLAB_PERCPU_CAPACITY)
+struct kmem_cache *kmem_cache_create_args(const char *name, size_t size,
+					  const struct kmem_cache_args *args, unsigned long flags);
+#else
+static inline struct kmem_cache *kmem_cache_create_args(const char *name, size_t size,
+							const struct kmem_cache_args *args,
+							unsigned long flags)
+{	/* no per-CPU arrays: the capacity only checked (size 0 is refused) */
+	return kmem_cache_create(name, args->sheaf_capacity > KMEM_SHEAF_CAPACITY_MAX ? 0 : size,
+				 args->align, flags, args->ctor, args->dtor);
+}
+#endif
+
 /* Destroys an empty cache and returns 0; a cache that still has objects in
  * use is reported (name and count) and kept, returning -1, and so is a
  * pointer that is no live cache (a second destroy).  The caller makes sure

@@ -1037,6 +1037,37 @@ static void cached_bytes_are_objects_kept_per_cpu(struct ktest *t)
 	KTEST_EXPECT_LE(t, after.cached_bytes, before.cached_bytes);
 }
 
+/* kmem_cache_create_args(): every allocator takes the arguments of
+ * kmem_cache_create() from the struct (alignment, constructor) and a
+ * sheaf_capacity up to KMEM_SHEAF_CAPACITY_MAX, and refuses one above it
+ * (as a bad size: NULL, nothing listed). */
+static void create_args_takes_arguments_and_a_capacity(struct ktest *t)
+{
+	struct kmem_cache_args args = { .align = 64, .ctor = count_ctor,
+					 .sheaf_capacity = KMEM_SHEAF_CAPACITY_MAX };
+	struct kmem_cache_args over = { .sheaf_capacity = KMEM_SHEAF_CAPACITY_MAX + 1 };
+	static void *objs[300];
+	struct kmem_cache *c;
+	unsigned int i;
+
+	KTEST_EXPECT_NULL(t, kmem_cache_create_args("test_args_over", 48, &over, 0));
+	c = kmem_cache_create_args("test_args", 48, &args, 0);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_EXPECT_EQ(t, kmem_cache_size(c), 48UL);
+	for (i = 0; i < ARRAY_SIZE(objs); i++) {
+		objs[i] = kmem_cache_alloc(c, GFP_KERNEL);
+		KTEST_ASSERT_NOT_NULL(t, objs[i]);
+		KTEST_EXPECT_TRUE(t, IS_ALIGNED((uintptr_t)objs[i], 64));
+		KTEST_EXPECT_EQ(t, *(u32 *)objs[i], CTOR_MAGIC);
+	}
+	for (i = 0; i < ARRAY_SIZE(objs); i++)
+		kmem_cache_free(c, objs[i]);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	c = kmem_cache_create_args("test_args_over", 48, &args, 0);	/* the name was free */
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
 /* A large kmalloc() block, or a page nobody's cache owns, freed to a cache
  * of page-sized objects: reported before the destructor runs or any count
  * changes, so the cache can still be destroyed and the accounting holds. */
@@ -1497,6 +1528,7 @@ static void kfree_of_a_cache_is_refused(struct ktest *t)
 static const struct ktest_case kmem_api_cases[] = {
 	KTEST_CASE(kmalloc_sizes),
 	KTEST_CASE(cached_bytes_are_objects_kept_per_cpu),
+	KTEST_CASE(create_args_takes_arguments_and_a_capacity),
 	KTEST_CASE(ksize_is_usable),
 	KTEST_CASE(zero_size_and_null),
 	KTEST_CASE(kzalloc_zeroes),

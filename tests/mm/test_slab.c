@@ -1589,6 +1589,28 @@ static void tune_resizes_magazines(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 }
 
+/* kmem_cache_create_args()'s sheaf_capacity sizes the magazines: 100 for
+ * 1 KiB objects (whose own limit is 24) on every online CPU, half of it a
+ * batch; one below the cache's own limit leaves it. */
+static void creator_capacity_sizes_magazines(struct ktest *t)
+{
+	struct kmem_cache_args big = { .sheaf_capacity = 100 }, small = { .sheaf_capacity = 2 };
+	struct kmem_cache *c = kmem_cache_create_args("test_mag100", 1024, &big, 0);
+	struct kmem_cache *d = kmem_cache_create_args("test_mag2", 1024, &small, 0);
+	unsigned int cpu;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_ASSERT_NOT_NULL(t, d);
+	KTEST_EXPECT_EQ(t, c->limit, 100u);
+	KTEST_EXPECT_EQ(t, d->limit, 24u);
+	for_each_online_cpu(cpu) {
+		KTEST_EXPECT_EQ(t, c->array[cpu]->limit, 100u);
+		KTEST_EXPECT_EQ(t, c->array[cpu]->batchcount, 50u);
+	}
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(d), 0);
+}
+
 /* Swaps the array caches of CPUs a and b of c.  Interrupts off. */
 static void swap_slots(struct kmem_cache *c, unsigned int a, unsigned int b)
 {
@@ -1944,6 +1966,7 @@ static void broken_rules_are_reported(struct ktest *t)
 
 static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(order_follows_waste_rule),
+	KTEST_CASE(creator_capacity_sizes_magazines),
 	KTEST_CASE(large_objects_fit_fragmented_memory),
 	KTEST_CASE(descriptor_on_or_off_slab),
 	KTEST_CASE(colour_offsets_cycle),

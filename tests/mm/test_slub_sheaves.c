@@ -106,6 +106,36 @@ static void capacity_follows_linux(struct ktest *t)
 	}
 }
 
+/* kmem_cache_create_args()'s sheaf_capacity: 120 for objects whose
+ * capacity is about 60 gives sheaves of 120 (the main made again on first
+ * use, at that capacity); 20, below Linux's, leaves Linux's; a cache with
+ * one merges with no other of its stride. */
+static void creator_raises_capacity(struct ktest *t)
+{
+	struct kmem_cache_args big = { .sheaf_capacity = 120 }, small = { .sheaf_capacity = 20 };
+	struct kmem_cache *plain = own_cache("test_plain64", 64), *c, *d;
+	unsigned long flags;
+
+	KTEST_ASSERT_NOT_NULL(t, plain);
+	c = kmem_cache_create_args("test_cap120", 64, &big, 0);
+	d = kmem_cache_create_args("test_cap20", 64, &small, 0);
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_ASSERT_NOT_NULL(t, d);
+	KTEST_EXPECT_EQ(t, c->barn.capacity, 120U);
+	KTEST_EXPECT_EQ(t, d->barn.capacity, plain->barn.capacity);
+	KTEST_EXPECT_PTR_EQ(t, c->target, c);
+	KTEST_EXPECT_PTR_EQ(t, d->target, d);
+	local_irq_save(flags);
+	objs[0] = kmem_cache_alloc(c, GFP_ATOMIC);
+	KTEST_EXPECT_NOT_NULL(t, objs[0]);
+	KTEST_EXPECT_EQ(t, here(c)->main->capacity, 120U);
+	kmem_cache_free(c, objs[0]);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(d), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(plain), 0);
+}
+
 /* The cache of caches, made before kmalloc(), has no sheaves: its main is
  * the static bootstrap sheaf, of capacity 0, on every CPU, and it works
  * through the slab path; the kmalloc() classes got their capacity once
@@ -641,6 +671,7 @@ static void shrink_reaches_every_cpu(struct ktest *t)
 
 static const struct ktest_case sheaves_cases[] = {
 	KTEST_CASE(capacity_follows_linux),
+	KTEST_CASE(creator_raises_capacity),
 	KTEST_CASE(boot_caches_and_bootstrap_sheaf),
 	KTEST_CASE(main_is_lifo_and_checked),
 	KTEST_CASE(spare_and_barn_trade_within_limits),
