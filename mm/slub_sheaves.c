@@ -76,6 +76,7 @@
  */
 #include <tiny/kernel.h>
 #include <tiny/irqflags.h>
+#include <tiny/cmdline.h>
 #include "slub.h"
 
 _Static_assert(sizeof(struct slub_pcs) == sizeof(struct slub_percpu_slot),
@@ -395,11 +396,31 @@ static unsigned int take_partial(struct kmem_cache *c, void **dst, unsigned int 
 	return got;
 }
 
+int slub_pressure_flush = 1;
+
+static int pressure_flush_setup(const char *val)
+{
+	unsigned long v;
+	int r = parse_ulong(val, 0, 1, &v);
+
+	if (!r)
+		slub_pressure_flush = (int)v;
+	return r;
+}
+kernel_param("slub_pressure_flush", pressure_flush_setup,
+	     "=0|1: when the page allocator has no slab, give the cache's barn and this CPU's "
+	     "spare sheaf back to the slabs and try once more (SLUB sheaves; default 1)");
+
 /* Memory pressure: gives c's barn and (pcs: held by the caller) this CPU's
- * spare back to the slabs.  Returns whether any object went back. */
+ * spare back to the slabs.  Returns whether any object went back (never,
+ * with slub_pressure_flush=0). */
 static int release_cached(struct kmem_cache *c, struct slub_pcs *pcs)
 {
-	unsigned long objects = barn_flush(c);
+	unsigned long objects;
+
+	if (!slub_pressure_flush)
+		return 0;
+	objects = barn_flush(c);
 
 	if (pcs && pcs->spare) {
 		objects += pcs->spare->size;

@@ -18,6 +18,10 @@ void slub_mode_kmalloc_ready(void);
 unsigned long slub_sheaved_objects(struct kmem_cache *c);
 /* Bytes of every cache's sheaves (kmalloc() blocks at their stride). */
 unsigned long slub_sheaf_bytes(void);
+/* When the page allocator has no slab, flush the cache's barn and this
+ * CPU's spare and try once more (1, the default; the boot option
+ * slub_pressure_flush=0 clears it, for make smallmem's comparison). */
+extern int slub_pressure_flush;
 
 static inline unsigned int slub_barn_full(const struct kmem_cache *c)
 {

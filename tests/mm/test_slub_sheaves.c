@@ -400,39 +400,69 @@ static void interrupted_fast_path(struct ktest *t)
 /* The page allocator fails while the barn holds full sheaves and the
  * partial list is empty: the barn goes back to the slabs and the slab path
  * tries again, and succeeds. */
-static void page_failure_flushes_barn_and_retries(struct ktest *t)
+/* Fills c's barn by freeing, takes the partial slabs' objects through
+ * the slab path (this CPU's flag set by hand) and then asks for one more
+ * with the page allocator failing: with slub_pressure_flush the barn goes
+ * back to the slabs and the allocation is served; without, it fails and
+ * the barn keeps its sheaves.  Returns the object (freed) or NULL. */
+static void *alloc_under_pressure(struct ktest *t, struct kmem_cache *c, int flush,
+				  unsigned int *barn_before, unsigned int *barn_after)
 {
-	struct kmem_cache *c = own_cache("test_pressure", 64);
-	unsigned int n, held = 0, barn;
+	unsigned int n = min_t(unsigned int, MANY / 2, c->barn.capacity * 5), held = 0;
+	int ok, saved = slub_pressure_flush;
 	unsigned long flags;
 	void *obj = NULL;
-	int ok;
 
-	KTEST_ASSERT_NOT_NULL(t, c);
-	n = min_t(unsigned int, MANY / 2, c->barn.capacity * 5);
 	local_irq_save(flags);
 	ok = alloc_n(c, n);
 	if (ok)
 		free_n(c, n);
-	barn = c->barn.nr_full;
+	*barn_before = c->barn.nr_full;
 	flag_set(c, 1);				/* the slab path from here */
 	while (ok && READ_ONCE(c->nr_partial) && held < MANY / 2 &&
 	       (objs[MANY / 2 + held] = kmem_cache_alloc(c, GFP_ATOMIC)))
 		held++;
 	if (ok && !READ_ONCE(c->nr_partial)) {
+		slub_pressure_flush = flush;
 		page_alloc_fail_nth(1);
-		obj = kmem_cache_alloc(c, GFP_ATOMIC);
+		obj = kmem_cache_alloc(c, GFP_ATOMIC | __GFP_NOWARN);
 		page_alloc_fail_nth(0);
+		slub_pressure_flush = saved;
 	}
+	*barn_after = c->barn.nr_full;
 	kmem_cache_free(c, obj);
 	while (held--)
 		kmem_cache_free(c, objs[MANY / 2 + held]);
 	flag_set(c, 0);
 	local_irq_restore(flags);
-	KTEST_ASSERT_TRUE(t, ok);
-	KTEST_EXPECT_GT(t, barn, 0u);
-	KTEST_EXPECT_NOT_NULL(t, obj);
-	KTEST_EXPECT_EQ(t, c->barn.nr_full, 0u);
+	KTEST_EXPECT_TRUE(t, ok);
+	return obj;
+}
+
+static void page_failure_flushes_barn_and_retries(struct ktest *t)
+{
+	struct kmem_cache *c = own_cache("test_pressure", 64);
+	unsigned int before, after;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_EXPECT_NOT_NULL(t, alloc_under_pressure(t, c, 1, &before, &after));
+	KTEST_EXPECT_GT(t, before, 0u);
+	KTEST_EXPECT_EQ(t, after, 0u);
+	KTEST_EXPECT_EQ(t, slub_objects_in_use(c), 0L);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
+/* slub_pressure_flush=0 (make smallmem's comparison): the same allocation
+ * fails and the barn keeps its full sheaves. */
+static void without_pressure_flush_the_barn_stays(struct ktest *t)
+{
+	struct kmem_cache *c = own_cache("test_pressure", 64);
+	unsigned int before, after;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	KTEST_EXPECT_NULL(t, alloc_under_pressure(t, c, 0, &before, &after));
+	KTEST_EXPECT_GT(t, before, 0u);
+	KTEST_EXPECT_EQ(t, after, before);
 	KTEST_EXPECT_EQ(t, slub_objects_in_use(c), 0L);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 }
@@ -680,6 +710,7 @@ static const struct ktest_case sheaves_cases[] = {
 	KTEST_CASE(taken_flag_means_slab_path),
 	KTEST_CASE(interrupted_fast_path),
 	KTEST_CASE(page_failure_flushes_barn_and_retries),
+	KTEST_CASE(without_pressure_flush_the_barn_stays),
 	KTEST_CASE(shrink_reaches_every_cpu),
 	KTEST_CASE(prefill_takes_a_full_barn_sheaf),
 	KTEST_CASE(prefill_beyond_capacity_is_oversize),
