@@ -353,7 +353,7 @@ extern const unsigned long kmem_checks;
 #define KMEM_CHECKS_ALL		((1UL << KMEM_BAD_CALLS) - 1)
 #define KMEM_CHECK(what)	(1UL << KMEM_BAD_##what)
 /* The cache whose slabs hold c's objects: c, but for a cache SLUB merged
- * into another (an alias, mm/slub.c), whose objects are the other's to
+ * into another (an alias, mm/slub_caches.c), whose objects are the other's to
  * every check.  Two caches with the same answer are one cache: a free to
  * either is right (include/tiny/slab.h). */
 struct kmem_cache *slub_slabs_of(struct kmem_cache *c);

@@ -1,5 +1,6 @@
-/* slub.h - SLUB's internal structures, shared by slub.c (what every mode
- * shares), slub_sheaves.c (sheaves: CONFIG_SLUB_SHEAVES), slub_cpu.c
+/* slub.h - SLUB's internal structures, shared by slub_caches.c (the entry
+ * points and the caches), slub.c (the slabs every mode shares),
+ * slub_sheaves.c (sheaves: CONFIG_SLUB_SHEAVES), slub_cpu.c
  * (per-CPU slabs: CONFIG_SLUB_CPU_SLAB), slub_tiny.c (CONFIG_SLUB_TINY),
  * slub_percpu.c (what the first two share), slub_info.c (reports,
  * validator) and the SLUB self-tests.  Not a public header: callers use <tiny/slab.h>.
@@ -353,6 +354,17 @@ void add_partial(struct kmem_cache *c, struct page *page, int tail);
 void remove_partial(struct kmem_cache *c, struct page *page);
 /* The objects of page's slab (c's, for its order). */
 unsigned int slab_objects(const struct kmem_cache *c, const struct page *page);
+/* Gives every empty slab on c's partial list back; returns the pages. */
+unsigned long discard_empty_partials(struct kmem_cache *c);
+/* The free pointer's place, the stride, the alignment and the two slab
+ * orders of c (its common part filled in): 0, or -1 if no slab holds one.
+ * For mm/slub_caches.c's cache_open(). */
+int calculate_sizes(struct kmem_cache *c);
+/* The objects a slab should hold (slub_min_objects=, or from the CPUs). */
+unsigned int min_objects_wanted(void);
+
+/* ---- what slub_caches.c gives the reports ------------------------------------------------ */
+
 /* Objects in use in t's slabs (t a target): through every handle on them.
  * slab_caches_lock held. */
 long slub_target_in_use(struct kmem_cache *t);
@@ -394,7 +406,7 @@ const char *free_to_slab(struct kmem_cache *c, void *obj, uintptr_t base, unsign
 			 int marked);
 #endif
 
-/* ---- what each mode gives slub.c (slub_cpu.c or slub_tiny.c) ------------------------- */
+/* ---- what each mode gives slub_caches.c (slub_sheaves.c, slub_cpu.c or slub_tiny.c) --- */
 
 /*
  * slub_alloc(c, h, flags): an object of c (a target, not an alias) for the

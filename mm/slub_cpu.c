@@ -42,7 +42,7 @@
  * CPU can (then a destroy refuses if another CPU holds a slab of the
  * cache).
  *
- * The fast paths are inline in mm/slub.c's entry points (mm/slub_cpu.h):
+ * The fast paths are inline in mm/slub_caches.c's entry points (mm/slub_cpu.h):
  * a call less on every allocation and free.
  *
  * Per-CPU data.  struct kmem_cache_cpu is Linux's 4 words (freelist, tid,

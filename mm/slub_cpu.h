@@ -1,5 +1,5 @@
 /* slub_cpu.h - SLUB's lockless fast paths (CONFIG_SLUB_CPU_SLAB),
- * inline in the entry points of mm/slub.c, so that an allocation or a free
+ * inline in the entry points of mm/slub_caches.c, so that an allocation or a free
  * makes no call on its way; the slow paths, the per-CPU data and the
  * design ("Fast path") are in mm/slub_cpu.c.  Included by mm/slub.h.
  */

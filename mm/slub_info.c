@@ -1,7 +1,7 @@
 /* slub_info.c - SLUB's slabinfo report (with the aliases of merged caches),
  * its validator, and its visit of the slabs for the heap map.
  *
- * Kept apart from slub.c, as SLAB's and SLOB's are, so that size(1) of the
+ * Kept apart from slub_caches.c and slub.c, as SLAB's and SLOB's are, so that size(1) of the
  * allocator objects measures the allocator.  Both walk the caches on
  * slub_targets under slab_caches_lock and each cache's lists under its
  * list_lock.  With per-CPU slabs other CPUs change slab states without a

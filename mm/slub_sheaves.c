@@ -113,17 +113,18 @@ static unsigned int cache_capacity(const struct kmem_cache *c)
 	return sheaf_capacity_for(c->size);
 }
 
-/* Rounds Linux's capacities up to the kmalloc() class each sheaf gets. */
+/* Rounds Linux's capacities up to the kmalloc() class each sheaf gets
+ * (a block of a class is its object size). */
 static void round_capacities(void)
 {
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(linux_capacity); i++) {
-		void *p = __kmalloc(sheaf_bytes(linux_capacity[i]), GFP_KERNEL);
+		struct kmem_cache *k = kmalloc_class(sheaf_bytes(linux_capacity[i]));
 
-		class_capacity[i] = p ? (unsigned int)((__ksize(p) - sizeof(struct slub_sheaf)) /
-						      sizeof(void *)) : linux_capacity[i];
-		__kfree(p);
+		class_capacity[i] = k ? (unsigned int)((k->common.object_size -
+							sizeof(struct slub_sheaf)) / sizeof(void *))
+				      : linux_capacity[i];
 	}
 }
 

@@ -1,5 +1,5 @@
 /* slub_sheaves.h - SLUB's sheaves fast paths (CONFIG_SLUB_SHEAVES), inline
- * in the entry points of mm/slub.c: take this CPU's flag, pop or push its
+ * in the entry points of mm/slub_caches.c: take this CPU's flag, pop or push its
  * main sheaf, give the flag back.  The slow paths, the barn and the design
  * are in mm/slub_sheaves.c.  Included by mm/slub.h.
  */

@@ -1,8 +1,9 @@
 /* slab.h - the object allocator API, implemented by SLAB, SLUB or SLOB:
  * what a caller may call and what each call promises, and nothing else.
  *
- * Exactly one of mm/slab.c (CONFIG_SLAB), mm/slub.c (CONFIG_SLUB, with
- * SLUB_TINY or not) and mm/slob.c (CONFIG_SLOB) is built; callers use
+ * Exactly one of mm/slab.c (CONFIG_SLAB), mm/slub_caches.c and mm/slub.c
+ * (CONFIG_SLUB: with sheaves, CPU slabs or SLUB_TINY) and mm/slob.c
+ * (CONFIG_SLOB) is built; callers use
  * only this header and never know which one they have.
  * Helpers built on the API alone (krealloc, kstrdup, the per-CPU
  * allocator) live in mm/util.c and serve them all.  What the allocators share
