@@ -534,16 +534,17 @@ static slob_hot int slob_is_block(struct slob_at *at, int units)
 }
 
 /* Frees the allocated block "at" of units units (already checked), page by
- * page; a block at a page's start is remembered as the run freed last: a
- * run, or may be one (an object aligned above a page takes a run of one
- * page; slob_reuse_run() checks that it fits).  slob_lock held. */
+ * page; a run (more than a page) is remembered as the run freed last, and
+ * so is a block at a page's start when nothing is (it may be a run of one
+ * page: an object aligned above a page), never in place of a run
+ * (slob_reuse_run() checks that it fits).  slob_lock held. */
 static slob_hot void slob_free_block(struct slob_at *at, int units)
 {
 	slob_t *base = at->base;
 	int i = at->i;
 
 	assert_spin_held(&slob_lock);
-	if (!i)
+	if (units > SLOB_PAGE_UNITS || (!i && !slob_last_run))
 		slob_last_run = base;
 	while (units > 0) {
 		int n = min(units, SLOB_PAGE_UNITS - i);

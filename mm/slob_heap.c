@@ -220,9 +220,12 @@ static slob_t *run_alloc(int units, int align, gfp_t gfp)
 
 /* Checks (free 0) or frees (free 1) the block of units units at b, page
  * by page if it is a run (which starts a page): each part a block of the
- * page it lies in that overlaps no free block.  A block freed at a page's
- * start is remembered: a run, or may be one (an object aligned above a
- * page takes a run of one page); run_alloc() checks that it fits again.
+ * page it lies in that overlaps no free block.  A run freed is remembered
+ * for run_alloc(); so is a block freed at a page's start when nothing is
+ * (it may be a run of one page: an object aligned above a page), never in
+ * place of a run, whose pages would then stay in the heap unused while a
+ * run took fresh ones (make compare: net-loopback's highest sampled
+ * pages 176 -> 257 when every such block was remembered).
  * 0, or -1 (nothing changed). */
 static int block_free(slob_t *b, int units, int free)
 {
@@ -244,7 +247,7 @@ static int block_free(slob_t *b, int units, int free)
 				free_and_merge(page, link, prev, p, n);
 		}
 	}
-	if (free && IS_ALIGNED((uintptr_t)b, PAGE_SIZE))	/* a run, or may be one */
+	if (free && (run || !slob_last_run))	/* a hint: run_alloc() checks it */
 		slob_last_run = b;
 	return 0;
 }
