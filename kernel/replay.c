@@ -506,10 +506,10 @@ static void replay_state_at(struct replay_state *rs, u32 n)
 {
 	struct kmem_stats st;
 
-	kmem_get_stats(&st);
+	kmem_get_pages(&st);
 	printk("replay: at op %u: Slab %lu pages, live %llu bytes, cached by the per-CPU "
 	       "layers %lu bytes\n", n, st.slab_pages + st.large_pages, rs->live_bytes,
-	       st.cached_bytes);
+	       kmem_cached_bytes());
 	kmem_heap_map();
 }
 

@@ -1619,11 +1619,10 @@ void cache_get_counts(struct kmem_cache *c, struct slab_counts *n)
 }
 
 /* bytes_used: objects callers hold, at their padded size; the internal
- * caches' objects are the allocator's own.  cached_bytes: the objects in
- * the per-CPU arrays. */
+ * caches' objects are the allocator's own. */
 void __kmem_get_stats(struct kmem_stats *st)
 {
-	unsigned long save, held_bytes = 0, cached_bytes = 0;
+	unsigned long save, held_bytes = 0;
 	struct kmem_cache *c;
 	struct list_head *pos;
 	struct slab_counts n;
@@ -1634,14 +1633,11 @@ void __kmem_get_stats(struct kmem_stats *st)
 		spin_lock(&c->lock);
 		cache_get_counts(c, &n);
 		spin_unlock(&c->lock);
-		if (is_internal(c))
-			continue;
-		held_bytes += n.held * c->buffer_size;
-		cached_bytes += (n.active_objs - n.held) * c->buffer_size;
+		if (!is_internal(c))
+			held_bytes += n.held * c->buffer_size;
 	}
 	spin_unlock_irqrestore(&slab_caches_lock, save);
 	st->bytes_used = held_bytes;
-	st->cached_bytes = cached_bytes;
 }
 
 void __kmem_get_pages(struct kmem_stats *st)

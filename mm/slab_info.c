@@ -439,3 +439,12 @@ void kmem_heap_visit(heap_visit_t visit, void *arg)
 	}
 	spin_unlock_irqrestore(&slab_caches_lock, save);
 }
+
+/* The objects in the CPUs' magazines (slab_get_breakdown()'s cached). */
+unsigned long kmem_cached_bytes(void)
+{
+	struct slab_breakdown b;
+
+	slab_get_breakdown(&b);
+	return (unsigned long)b.cached;
+}

@@ -391,7 +391,6 @@ void __kmem_get_stats(struct kmem_stats *st)
 	st->bytes_used = slob_heap_pages * PAGE_SIZE -
 			 (slob_free_units + slob_internal_units) * SLOB_UNIT;
 	slob_unlock_irqrestore(flags);
-	st->cached_bytes = 0;	/* a freed block goes back to the heap */
 	st->large_pages = (unsigned long)atomic_long_read(&large_block_pages);
 }
 /* The heap's figures cost the same at any number of caches: pages and

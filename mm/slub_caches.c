@@ -522,8 +522,6 @@ static long handle_bytes(const struct kmem_cache *c)
 /* bytes_used: objects callers hold, at their stride, counted through every
  * handle (listed ones, and orphans); the allocator's own are not counted
  * (cache structs; sheaves, which are kmalloc() blocks: a running total).
- * cached_bytes: the objects in every CPU's sheaves and the barns, read
- * racily (slub_sheaved_objects()); 0 with CPU slabs.
  * A walk of the caches: the fast paths count no bytes. */
 void __kmem_get_stats(struct kmem_stats *st)
 {
@@ -534,14 +532,10 @@ void __kmem_get_stats(struct kmem_stats *st)
 	long bytes = 0;
 
 	__kmem_get_pages(st);
-	st->cached_bytes = 0;
 	spin_lock_irqsave(&slab_caches_lock, save);
-	for_each_target(c, pos) {
+	for_each_target(c, pos)
 		if (c->released)
 			bytes += handle_bytes(c);
-		if (!(c->common.flags & CFLGS_INTERNAL))
-			st->cached_bytes += slub_sheaved_objects(c) * c->size;
-	}
 	list_for_each_entry(cc, &slab_caches, list)
 		bytes += handle_bytes((struct kmem_cache *)cc);
 	spin_unlock_irqrestore(&slab_caches_lock, save);

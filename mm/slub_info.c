@@ -313,3 +313,18 @@ void kmem_heap_visit(heap_visit_t visit, void *arg)
 	if (percpu_pages)	/* counted in Slab: as well; shaded full */
 		visit(arg, "per-CPU structs", percpu_pages, 1, 1);
 }
+
+/* The objects in every CPU's sheaves and the barns, read racily
+ * (slub_sheaved_objects()); 0 with CPU slabs and SLUB_TINY. */
+unsigned long kmem_cached_bytes(void)
+{
+	unsigned long save, bytes = 0;
+	struct kmem_cache *c;
+	struct list_head *pos;
+
+	spin_lock_irqsave(&slab_caches_lock, save);
+	for_each_target(c, pos)
+		bytes += slub_sheaved_objects(c) * c->size;
+	spin_unlock_irqrestore(&slab_caches_lock, save);
+	return bytes;
+}

@@ -98,7 +98,7 @@ struct replay_result {
 extern unsigned int replay_output;
 /* replay_run() prints, after operation replay_map_op (0 is the first, time
  * ops included), the pages held, the live bytes, the bytes cached by the
- * per-CPU layers (kmem_stats.cached_bytes) and the heap map: the
+ * per-CPU layers (kmem_cached_bytes()) and the heap map: the
  * "replay_map_at=" boot option; scripts/compare passes the operation of
  * the peak of live bytes.  ~0UL (the default): nowhere. */
 extern unsigned long replay_map_op;

@@ -221,21 +221,28 @@ struct kmem_stats {
 	unsigned long bytes_used;	/* bytes handed out to callers, rounded as the allocator
 					 * rounds them (SLOB: with kmalloc headers); not the
 					 * allocator's own metadata */
-	unsigned long cached_bytes;	/* objects freed by callers that the per-CPU
-					 * layers keep for the next allocation, at
-					 * their size (SLAB's per-CPU arrays, SLUB's
-					 * sheaves and barns; counted in neither
-					 * bytes_used nor free); 0 where a freed object
-					 * goes back to its slab or heap (SLUB's CPU
-					 * slabs, SLUB_TINY, SLOB) */
 };
 void kmem_get_stats(struct kmem_stats *stats);
-/* slab_pages and large_pages alone (bytes_used and cached_bytes are left
- * as they were, or filled where that costs nothing), from running totals:
- * the same cost at
+/* slab_pages and large_pages alone (bytes_used is left as it was, or
+ * filled where that costs nothing), from running totals: the same cost at
  * any number of caches, for callers that ask often (the replay, at every
  * new peak).  kmem_get_stats() walks the caches to count bytes_used. */
 void kmem_get_pages(struct kmem_stats *stats);
+
+/* The bytes of the objects callers freed that the per-CPU layers keep for
+ * the next allocation, at their size: SLAB's per-CPU arrays, SLUB's
+ * sheaves and barns (counted in neither bytes_used nor free memory).  0
+ * where a freed object goes back to its slab or heap: SLUB's CPU slabs,
+ * SLUB_TINY and SLOB (inline, no code).  A walk of the caches, as a
+ * report's; approximate while other CPUs run. */
+#ifdef CONFIG_SLOB
+static inline unsigned long kmem_cached_bytes(void)
+{
+	return 0;
+}
+#else
+unsigned long kmem_cached_bytes(void);
+#endif
 
 /* The largest free block in SLOB's heap, in bytes: the largest request it
  * could still serve without taking pages (the soak records it).  0 for an

@@ -1002,7 +1002,7 @@ static void note_dtor(void *obj)
 	dtor_runs++;
 }
 
-/* kmem_stats.cached_bytes: the objects a per-CPU layer keeps once freed.
+/* kmem_cached_bytes(): the objects a per-CPU layer keeps once freed.
  * SLAB's arrays and SLUB-sheaves' sheaves keep what a cache's CPU just
  * freed (at least those 8 objects, with what the refill brought); the
  * others give a freed object back to its slab or heap and say 0, and so do
@@ -1014,27 +1014,26 @@ static void cached_bytes_are_objects_kept_per_cpu(struct ktest *t)
 	int keeps = (IS_ENABLED(CONFIG_SLAB) || IS_ENABLED(CONFIG_SLUB_SHEAVES)) &&
 		    !kmem_debug_active();
 	struct kmem_cache *c = kmem_cache_create("test_cached", 64, 0, 0, count_ctor, NULL);
-	struct kmem_stats before, after;
+	unsigned long before, after;
 	void *objs[8];
 	unsigned int i;
 
 	KTEST_ASSERT_NOT_NULL(t, c);
 	kmem_reclaim();
-	kmem_get_stats(&before);
+	before = kmem_cached_bytes();
 	for (i = 0; i < ARRAY_SIZE(objs); i++)
 		objs[i] = kmem_cache_alloc(c, GFP_KERNEL);
 	for (i = 0; i < ARRAY_SIZE(objs); i++) {
 		KTEST_ASSERT_NOT_NULL(t, objs[i]);
 		kmem_cache_free(c, objs[i]);
 	}
-	kmem_get_stats(&after);
+	after = kmem_cached_bytes();
 	if (keeps)
-		KTEST_EXPECT_GE(t, after.cached_bytes, before.cached_bytes + 8 * 64);
+		KTEST_EXPECT_GE(t, after, before + 8 * 64);
 	else
-		KTEST_EXPECT_EQ(t, after.cached_bytes, 0UL);
+		KTEST_EXPECT_EQ(t, after, 0UL);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
-	kmem_get_stats(&after);
-	KTEST_EXPECT_LE(t, after.cached_bytes, before.cached_bytes);
+	KTEST_EXPECT_LE(t, kmem_cached_bytes(), before);
 }
 
 /* kmem_cache_create_args(): every allocator takes the arguments of
