@@ -77,8 +77,9 @@ def plot(title, maps, png, workdir, per_row=3):
     room for a label are named on the left.  Returns png, or None if gnuplot failed."""
     most = max(rows(groups) for _, groups in maps)
     cell = max(3, min(8, 700 // max(most, 1)))
-    margin, gap, head, top = 130, 20, 40, 50
+    margin, head, top = 130, 40, 50
     panel_w, panel_h = WIDTH * cell, most * cell
+    gap = max(20, 330 - margin - panel_w)    # room for the panel's title
     ncols = min(per_row, len(maps))
     nrows = -(-len(maps) // ncols)
     width = ncols * (margin + panel_w + gap)
