@@ -121,6 +121,13 @@ void kmem_get_stats(struct kmem_stats *stats)
 		stats->slab_pages = (peer_footprint() + PAGE_SIZE - 1) / PAGE_SIZE;
 }
 
+/* What a malloc() keeps in its thread caches is its own business: it
+ * tells nobody, so the replay's line at the peak says 0. */
+unsigned long kmem_cached_bytes(void)
+{
+	return 0;
+}
+
 /* The peer's figures are one measure: pages and bytes alike. */
 void kmem_get_pages(struct kmem_stats *stats)
 {
