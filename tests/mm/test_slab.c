@@ -1590,25 +1590,30 @@ static void tune_resizes_magazines(struct ktest *t)
 }
 
 /* kmem_cache_create_args()'s sheaf_capacity sizes the magazines: 100 for
- * 1 KiB objects (whose own limit is 24) on every online CPU, half of it a
- * batch; one below the cache's own limit leaves it. */
+ * 4 KiB objects (whose own limit is smaller, 24 with 4 or 16 KiB pages)
+ * on every online CPU, half of it a batch; one below the cache's own
+ * limit leaves it (a plain cache's). */
 static void creator_capacity_sizes_magazines(struct ktest *t)
 {
 	struct kmem_cache_args big = { .sheaf_capacity = 100 }, small = { .sheaf_capacity = 2 };
-	struct kmem_cache *c = kmem_cache_create_args("test_mag100", 1024, &big, 0);
-	struct kmem_cache *d = kmem_cache_create_args("test_mag2", 1024, &small, 0);
+	struct kmem_cache *c = kmem_cache_create_args("test_mag100", 4096, &big, 0);
+	struct kmem_cache *d = kmem_cache_create_args("test_mag2", 4096, &small, 0);
+	struct kmem_cache *plain = kmem_cache_create("test_mag_plain", 4096, 0, 0, NULL, NULL);
 	unsigned int cpu;
 
 	KTEST_ASSERT_NOT_NULL(t, c);
 	KTEST_ASSERT_NOT_NULL(t, d);
+	KTEST_ASSERT_NOT_NULL(t, plain);
+	KTEST_EXPECT_LT(t, plain->limit, 100u);
 	KTEST_EXPECT_EQ(t, c->limit, 100u);
-	KTEST_EXPECT_EQ(t, d->limit, 24u);
+	KTEST_EXPECT_EQ(t, d->limit, plain->limit);
 	for_each_online_cpu(cpu) {
 		KTEST_EXPECT_EQ(t, c->array[cpu]->limit, 100u);
 		KTEST_EXPECT_EQ(t, c->array[cpu]->batchcount, 50u);
 	}
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(d), 0);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(plain), 0);
 }
 
 /* Swaps the array caches of CPUs a and b of c.  Interrupts off. */
