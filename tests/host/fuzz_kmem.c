@@ -959,6 +959,13 @@ static int pick_global(unsigned int slot, unsigned int k, struct bad_ptr *b)
 	return 1;
 }
 
+/* Is p a kmalloc() block's header (the few bytes before its pointer)? */
+static int header_of(const struct object *o, const void *p)
+{
+	return o->cache < 0 && (const u8 *)p < o->p &&
+	       (size_t)(o->p - (const u8 *)p) <= 2 * sizeof(void *);
+}
+
 /* The start of a page up to 4 pages before or after a live object. */
 static int pick_page_start(unsigned int slot, unsigned int k, struct bad_ptr *b)
 {
@@ -978,7 +985,12 @@ static int pick_page_start(unsigned int slot, unsigned int k, struct bad_ptr *b)
 	 * no object starts there, whatever the layout. */
 	if (!kmem_allocator_catches(KMEM_BAD_DOUBLE_FREE_LATER))
 		p++;
-	if (find_object(starts_at, p))
+	/* Nor the header of a kmalloc() block (SLOB): a heap block starts
+	 * there, as a cache object of its size would, so kmem_cache_free() of
+	 * it is a free to the wrong cache of the same size, which SLOB leaves
+	 * to kmem_debug= (docs/design.md's table; the fuzzer found SLOB's
+	 * fast heap freeing a live kmalloc(24) block this way). */
+	if (find_object(starts_at, p) || (IS_ENABLED(CONFIG_SLOB) && find_object(header_of, p)))
 		return 0;
 	b->ptr = p;
 	b->cache = some_cache(k);
