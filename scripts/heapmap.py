@@ -55,6 +55,11 @@ def parse(lines):
     return None, None
 
 
+def group_rows(levels):
+    """The rows of WIDTH cells a group of these cells takes (one at least)."""
+    return max(1, -(-len(levels) // WIDTH))
+
+
 def layout(groups):
     """The cells of groups as (column, row, level), each group from a new row of
     WIDTH cells, and the row of each group's first cell: (cells, [(row, name, pages)])."""
@@ -63,12 +68,12 @@ def layout(groups):
         starts.append((row, name, len(levels)))
         for i, level in enumerate(levels):
             cells.append((i % WIDTH, row + i // WIDTH, level))
-        row += max(1, -(-len(levels) // WIDTH))
+        row += group_rows(levels)
     return cells, starts
 
 
 def rows(groups):
-    return sum(max(1, -(-len(levels) // WIDTH)) for _, levels in groups)
+    return sum(group_rows(levels) for _, levels in groups)
 
 
 def plot(title, maps, png, workdir, per_row=3):
