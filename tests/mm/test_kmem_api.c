@@ -662,6 +662,41 @@ static void alloc_from_timer_interrupt(struct ktest *t)
 
 /* Allocates size-byte blocks until NULL, chained through their first word;
  * returns the chain. */
+/* Memory a case runs out of: every free page but about KEEP_PAGES is taken
+ * from the page allocator first, in blocks of 16 pages or more, chained
+ * through their first words (the order in the second).  What is left
+ * runs out after some hundreds of allocations, not tens of thousands: the
+ * allocators still meet an empty page allocator at every size, and a
+ * debug kernel, which validates the whole heap after every call, ends the
+ * case in a second, not minutes (quadratic in the objects taken).
+ * release_held_pages() gives them back. */
+#define KEEP_PAGES	64
+#define HOLD_MIN_ORDER	4
+static void **hold_pages_but_a_few(void)
+{
+	void **chain = NULL, **p;
+	int order;
+
+	for (order = MAX_ORDER - 1; order >= HOLD_MIN_ORDER; order--)
+		while (nr_free_pages() >= KEEP_PAGES + (1UL << order) &&
+		       (p = (void **)__get_free_pages(GFP_ATOMIC | __GFP_NOWARN, order))) {
+			p[0] = chain;
+			p[1] = (void *)(unsigned long)order;
+			chain = p;
+		}
+	return chain;
+}
+
+static void release_held_pages(void **chain)
+{
+	while (chain) {
+		void **next = chain[0];
+
+		free_pages((unsigned long)chain, (unsigned int)(unsigned long)chain[1]);
+		chain = next;
+	}
+}
+
 static void **exhaust(size_t size, unsigned long *count)
 {
 	void **chain = NULL, **p;
@@ -675,8 +710,8 @@ static void **exhaust(size_t size, unsigned long *count)
 }
 
 /* Exhausting memory means nothing while fault injection fails allocations:
- * an injected failure ends the loop early, and the small objects that then
- * fill memory take a debug kernel minutes (it validates on every call). */
+ * an injected failure ends the loop early, and the smaller objects that
+ * then fill memory are not memory running out either. */
 static int skip_under_fault_injection(struct ktest *t)
 {
 	if (!fault_inject_active())
@@ -699,7 +734,7 @@ static void exhaustion_and_recovery(struct ktest *t)
 {
 	static const size_t sizes[] = { 8 * PAGE_SIZE, 256, 64, 16, 1 };
 	unsigned long count[ARRAY_SIZE(sizes)] = { 0 }, flags, before;
-	void **chain[ARRAY_SIZE(sizes)], *p;
+	void **chain[ARRAY_SIZE(sizes)], **held, *p;
 	struct kmem_cache *c;
 	unsigned int i;
 
@@ -710,6 +745,7 @@ static void exhaustion_and_recovery(struct ktest *t)
 	before = nr_free_pages();
 	c = kmem_cache_create("test_exhaust", 200, 0, 0, NULL, NULL);
 	KTEST_ASSERT_NOT_NULL(t, c);	/* the runner turns interrupts back on */
+	held = hold_pages_but_a_few();
 	for (i = 0; i < ARRAY_SIZE(sizes); i++)
 		chain[i] = exhaust(sizes[i], &count[i]);
 	KTEST_EXPECT_GT(t, count[0], 0UL);
@@ -719,6 +755,7 @@ static void exhaustion_and_recovery(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
 	for (i = 0; i < ARRAY_SIZE(sizes); i++)
 		release(chain[i]);
+	release_held_pages(held);
 	p = kmalloc(64, GFP_KERNEL);		/* recovered */
 	KTEST_EXPECT_NOT_NULL(t, p);
 	kfree(p);
@@ -742,7 +779,7 @@ static void prefilled_sheaf_cannot_fail_until_depleted(struct ktest *t)
 {
 	struct kmem_cache *c;
 	struct slab_sheaf *sheaf;
-	void **big, **chain = NULL, **taken = NULL, **p;
+	void **held, **big, **chain = NULL, **taken = NULL, **p;
 	unsigned long flags, count = 0;
 	unsigned int size, got = 0;
 
@@ -755,6 +792,7 @@ static void prefilled_sheaf_cannot_fail_until_depleted(struct ktest *t)
 	size = kmem_cache_sheaf_size(sheaf);
 	KTEST_EXPECT_GE(t, size, 8u);
 	local_irq_save(flags);		/* no timer may allocate meanwhile */
+	held = hold_pages_but_a_few();
 	big = exhaust(8 * PAGE_SIZE, &count);
 	while ((p = kmem_cache_alloc(c, GFP_ATOMIC | __GFP_NOWARN)) != NULL) {
 		*p = chain;
@@ -768,6 +806,7 @@ static void prefilled_sheaf_cannot_fail_until_depleted(struct ktest *t)
 	KTEST_EXPECT_NULL(t, kmem_cache_alloc_from_sheaf(c, GFP_ATOMIC, sheaf));
 	KTEST_EXPECT_NULL(t, kmem_cache_alloc(c, GFP_ATOMIC | __GFP_NOWARN));
 	release(big);
+	release_held_pages(held);
 	while (chain) {
 		p = *chain;
 		kmem_cache_free(c, chain);
@@ -1357,7 +1396,7 @@ static void constructors_when_memory_runs_out(struct ktest *t)
 {
 	static const size_t sizes[] = { 120, 2 * PAGE_SIZE };
 	unsigned long flags, count, filled = 0;
-	void **filler;
+	void **filler, **held;
 	unsigned int i;
 
 	if (skip_under_fault_injection(t))
@@ -1371,7 +1410,8 @@ static void constructors_when_memory_runs_out(struct ktest *t)
 		KTEST_ASSERT_NOT_NULL(t, c);
 		edge_ctors = edge_dtors = edge_null_ctors = count = 0;
 		local_irq_save(flags);
-		filler = exhaust(8 * PAGE_SIZE, &filled);	/* leave 8 pages and bits: quick */
+		held = hold_pages_but_a_few();
+		filler = exhaust(8 * PAGE_SIZE, &filled);	/* leave 8 pages and bits */
 		if (filler) {
 			next = *filler;
 			kfree(filler);
@@ -1386,6 +1426,7 @@ static void constructors_when_memory_runs_out(struct ktest *t)
 			kmem_cache_free(c, chain);
 		}
 		release(filler);
+		release_held_pages(held);
 		local_irq_restore(flags);
 		KTEST_EXPECT_GT(t, count, 0UL);
 		KTEST_EXPECT_TRUE(t, constructed);
