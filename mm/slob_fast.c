@@ -6,9 +6,13 @@
  * two), with a bitmap of the classes that have blocks: an allocation takes
  * the head of its own class if that block is large enough, else the first
  * block of the first non-empty class whose every block fits (two words of
- * bitmap to look at), and cuts it.  A one-unit free fragment is on no
- * list: it waits for a neighbour to be freed.  If nothing fits the heap
- * grows by a page.  No operation walks anything that grows with the heap.
+ * bitmap to look at), and cuts it.  An aligned allocation asks for its
+ * size plus the alignment's slack, which fits anywhere; if no block is
+ * that large, the heads of the classes from its size up are tried where
+ * they are (a freed block heads its class, so an aligned object freed is
+ * there to be had again).  A one-unit free fragment is on no list: it
+ * waits for a neighbour to be freed.  If nothing fits the heap grows by a
+ * page.  No operation walks anything that grows with the heap.
  *
  * Start maps.  Every heap page has a start map, one bit per unit, in map
  * pages (1/64 of the heap on i386, nothing per object): the bit is set at
@@ -470,6 +474,30 @@ static int slob_need(int units, int al)
 }
 
 /*
+ * The class of a free block that holds units units at the alignment al
+ * where it is, among the heads of the classes from units' own up to need's
+ * (slob_find() asks for need units, which hold them anywhere), or -1.  A
+ * freed block heads its class, so an aligned object freed and allocated
+ * again is never refused for want of a page: the block it left may be
+ * shorter than need.  O(classes), and only before the heap grows.
+ * slob_lock held.
+ */
+static int slob_find_aligned_head(int units, int al, int need)
+{
+	int c, last = slob_class(need);
+	slob_t *b;
+
+	assert_spin_held(&slob_lock);
+	for (c = slob_class(units); c <= last; c++) {
+		b = slob_free_lists[c];
+		if (b && b->units >= units &&
+		    ALIGN_DOWN(slob_index(b) + b->units - units, al) >= slob_index(b))
+			return c;
+	}
+	return -1;
+}
+
+/*
  * A block of units units (two or more) at the alignment al, growing the
  * heap if needed; need is slob_need(units, al), c its class.  Its start is
  * marked in the map.  NULL if out of memory.  slob_lock held.
@@ -480,6 +508,8 @@ static slob_hot slob_t *slob_take(int units, int al, int need, int c, gfp_t gfp)
 
 	assert_spin_held(&slob_lock);
 	c = slob_find(need, c);
+	if (c < 0 && al > 1)
+		c = slob_find_aligned_head(units, al, need);
 	if (c < 0 && !slob_grow(gfp))
 		c = slob_find(need, slob_class(need));
 	b = c < 0 ? NULL : slob_free_lists[c];

@@ -300,6 +300,54 @@ static void run_freed_is_taken_again_without_pages(struct ktest *t)
 	rerun_without_pages(t, 189, 2 * PAGE_SIZE);
 }
 
+/*
+ * An aligned object freed with the heap full and the page allocator empty
+ * can be allocated again: the block it leaves may be shorter than the
+ * size plus the alignment's slack that a search for a block fitting
+ * anywhere asks for, but it holds the object where it was.  The fuzzer
+ * found SLOB-fast failing: "no object right after freeing one" (904 bytes
+ * aligned to 64).  The first object taken once no page is left is freed:
+ * the next one is carved right below it, so it merges with a fragment
+ * shorter than the alignment at most.
+ */
+static void aligned_object_freed_in_a_full_heap_is_taken_again(struct ktest *t)
+{
+	struct kmem_cache *c = kmem_cache_create("test_realign", 960, 64, 0, NULL, NULL);
+	void **pages, **chain = NULL, **p, **first = NULL, *one, *victim, *again;
+	unsigned long flags;
+
+	KTEST_ASSERT_NOT_NULL(t, c);
+	local_irq_save(flags);
+	one = kmem_cache_alloc(c, GFP_ATOMIC);	/* at least one, from a page */
+	pages = take_all_pages();
+	while ((p = kmem_cache_alloc(c, GFP_ATOMIC | __GFP_NOWARN)) != NULL) {
+		*p = chain;
+		chain = p;
+		if (!first)
+			first = p;
+	}
+	victim = first ? (void *)first : one;
+	KTEST_EXPECT_NOT_NULL(t, victim);
+	if (victim) {
+		kmem_cache_free(c, victim);
+		again = kmem_cache_alloc(c, GFP_ATOMIC | __GFP_NOWARN);
+		KTEST_EXPECT_NOT_NULL(t, again);
+		KTEST_EXPECT_TRUE(t, IS_ALIGNED((uintptr_t)again, 64));
+		if (again)
+			kmem_cache_free(c, again);
+	}
+	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
+	for (; chain != first; chain = p) {	/* first, if any, was the victim */
+		p = *chain;
+		kmem_cache_free(c, chain);
+	}
+	if (one && victim != one)
+		kmem_cache_free(c, one);
+	give_pages_back(pages);
+	local_irq_restore(flags);
+	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
 /* A large block holds exactly the pages it needs: the rest of the power-of-two
  * block goes back to the page allocator, and all of it comes back on kfree. */
 static void large_block_takes_exact_pages(struct ktest *t)
@@ -459,6 +507,7 @@ static const struct ktest_case slob_cases[] = {
 	KTEST_CASE(exact_overhead),
 	KTEST_CASE(multi_page_objects_on_the_heap),
 	KTEST_CASE(run_freed_is_taken_again_without_pages),
+	KTEST_CASE(aligned_object_freed_in_a_full_heap_is_taken_again),
 	KTEST_CASE(large_block_takes_exact_pages),
 	KTEST_CASE(ctor_on_every_allocation),
 	KTEST_CASE(second_free_in_destructor_is_refused),
