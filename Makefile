@@ -281,7 +281,8 @@ vmlinux-for-qemu:
 ## test        install every package (scripts/install-deps all), build every defconfig,
 ##             boot each with "selftest", run the host tests, the fuzz corpus, the system
 ##             and script tests and check-deps; ends with "N passed, N failed, N skipped"
-##             and writes docs/results/test-DATE.txt
+##             and writes docs/results/test-DATE.txt (-2, -3 ... for a further run that
+##             day; TEST_BESIDE="..." says there what ran beside it)
 test:
 	$(Q)$(DEPS) all
 	$(Q)$(srctree)/scripts/test-all
