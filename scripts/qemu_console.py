@@ -53,6 +53,9 @@ def qemu_arguments(description=None):
     p.add_argument("--smp", type=int, default=int(os.environ.get("CPUS", 1)),
                    help="number of CPUs (default 1, or $CPUS); more than one runs "
                         "multi-threaded TCG, one host thread per CPU")
+    p.add_argument("--tcg-single", action="store_true",
+                   help="with --smp: one host thread runs every CPU in turn (round-robin "
+                        "TCG), and a CPU's pause hands the turn on")
     return p
 
 
@@ -69,10 +72,14 @@ def qemu_command(args):
         cmd += ["-cpu", args.cpu]
     if args.smp > 1:
         cmd += ["-smp", str(args.smp)]
-        if not args.kvm and not args.icount:
-            # One host thread per virtual CPU, so that they truly run at once
-            # (icount needs the single-threaded round-robin TCG).
-            cmd += ["-accel", "tcg,thread=multi"]
+        if not args.kvm:
+            # One host thread per virtual CPU, so that they truly run at once;
+            # or one for all, in turn (icount needs that round-robin TCG).
+            # QEMU's pause ends a CPU's turn ("let another CPU run"), so a
+            # fair lock's queue moves at the guest's pace, not at the pace at
+            # which a busy host schedules one thread per CPU.
+            single = args.icount or args.tcg_single
+            cmd += ["-accel", "tcg,thread=" + ("single" if single else "multi")]
     if args.icount:
         # Instruction counting: virtual time, timer interrupts and the TSC
         # follow the instructions executed, so a run repeats exactly.
