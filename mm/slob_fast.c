@@ -49,7 +49,10 @@ const unsigned long kmem_checks = KMEM_CHECKS_ALL & ~KMEM_CHECK(WRONG_CACHE_SAME
 slob_t *slob_free_lists[SLOB_CLASSES];	/* free blocks of each size class */
 unsigned long slob_class_map[SLOB_CLASS_WORDS];	/* the classes with blocks */
 LIST_HEAD(slob_pages);			/* heap pages, through page->lru */
-static slob_t *slob_last_run;		/* where the run freed last began: a hint */
+/* Hints: where the run freed last began ([1]) and the block freed last at a
+ * page's start ([0]: it may be a run of one page, an object aligned above a
+ * page). */
+static slob_t *slob_last_run[2];
 
 /* ---- start maps -------------------------------------------------------- */
 
@@ -405,11 +408,11 @@ static int slob_page_starts_free(const slob_t *base, int units)
  */
 static slob_t *slob_reuse_run(int units, int align)
 {
-	slob_t *base = slob_last_run, *p;
+	slob_t **hint = &slob_last_run[units > SLOB_PAGE_UNITS], *base = *hint, *p;
 	int nr = DIV_ROUND_UP(units, SLOB_PAGE_UNITS), rest = units - (nr - 1) * SLOB_PAGE_UNITS, k;
 
 	assert_spin_held(&slob_lock);
-	slob_last_run = NULL;
+	*hint = NULL;
 	if (!base || (align > 1 && !IS_ALIGNED((uintptr_t)base, (uintptr_t)align * SLOB_UNIT)))
 		return NULL;
 	for (k = 0, p = base; k < nr; k++, p += SLOB_PAGE_UNITS)
@@ -565,17 +568,18 @@ static slob_hot int slob_is_block(struct slob_at *at, int units)
 
 /* Frees the allocated block "at" of units units (already checked), page by
  * page; a run (more than a page) is remembered as the run freed last, and
- * so is a block at a page's start when nothing is (it may be a run of one
- * page: an object aligned above a page), never in place of a run
- * (slob_reuse_run() checks that it fits).  slob_lock held. */
+ * apart from it a block at a page's start (it may be a run of one page: an
+ * object aligned above a page): in one hint, each kind took the other's
+ * place (slob_heap.c says what that cost).  slob_reuse_run() checks that
+ * the hint fits.  slob_lock held. */
 static slob_hot void slob_free_block(struct slob_at *at, int units)
 {
 	slob_t *base = at->base;
 	int i = at->i;
 
 	assert_spin_held(&slob_lock);
-	if (units > SLOB_PAGE_UNITS || (!i && !slob_last_run))
-		slob_last_run = base;
+	if (units > SLOB_PAGE_UNITS || !i)
+		slob_last_run[units > SLOB_PAGE_UNITS] = base;
 	while (units > 0) {
 		int n = min(units, SLOB_PAGE_UNITS - i);
 

@@ -182,7 +182,10 @@ static slob_t *heap_grow(unsigned long nr, unsigned int order, gfp_t gfp)
 
 /* ---- runs ---------------------------------------------------------------------- */
 
-static slob_t *slob_last_run;		/* where the run freed last begins */
+/* Where the run freed last begins ([1]), and the block freed last at a
+ * page's start ([0]: it may be a run of one page, an object aligned above
+ * a page). */
+static slob_t *slob_last_run[2];
 
 /* Can the heap cut a run of units units at b again: each of its pages a
  * heap page whose first free block starts it, long enough for its part? */
@@ -204,10 +207,10 @@ static int run_is_free(slob_t *b, int units)
  * memory. */
 static slob_t *run_alloc(int units, int align, gfp_t gfp)
 {
-	slob_t *b = slob_last_run;
+	slob_t **hint = &slob_last_run[units > SLOB_PAGE_UNITS], *b = *hint;
 	struct page *page;
 
-	slob_last_run = NULL;
+	*hint = NULL;
 	if (!b || (align > SLOB_PAGE_UNITS && !IS_ALIGNED((uintptr_t)b, (uintptr_t)align * SLOB_UNIT)) ||
 	    !run_is_free(b, units))	/* a run starts a page: aligned to one */
 		b = heap_grow(DIV_ROUND_UP((unsigned long)units, SLOB_PAGE_UNITS),
@@ -221,11 +224,12 @@ static slob_t *run_alloc(int units, int align, gfp_t gfp)
 /* Checks (free 0) or frees (free 1) the block of units units at b, page
  * by page if it is a run (which starts a page): each part a block of the
  * page it lies in that overlaps no free block.  A run freed is remembered
- * for run_alloc(); so is a block freed at a page's start when nothing is
- * (it may be a run of one page: an object aligned above a page), never in
- * place of a run, whose pages would then stay in the heap unused while a
- * run took fresh ones (make compare: net-loopback's highest sampled
- * pages 176 -> 257 when every such block was remembered).
+ * for run_alloc(), and apart from it a block freed at a page's start (it
+ * may be a run of one page: an object aligned above a page): in one hint,
+ * such blocks took the place of a run's, whose pages then stayed in the
+ * heap unused while a run took fresh ones (make compare: net-loopback's
+ * highest sampled pages 176 -> 257), and a run's kept such an object from
+ * being had again at once, once the page allocator was empty (fuzzer).
  * 0, or -1 (nothing changed). */
 static int block_free(slob_t *b, int units, int free)
 {
@@ -247,8 +251,8 @@ static int block_free(slob_t *b, int units, int free)
 				free_and_merge(page, link, prev, p, n);
 		}
 	}
-	if (free && (run || !slob_last_run))	/* a hint: run_alloc() checks it */
-		slob_last_run = b;
+	if (free)				/* a hint: run_alloc() checks it */
+		slob_last_run[run] = b;
 	return 0;
 }
 

@@ -264,17 +264,24 @@ static void give_pages_back(void **chain)
  * freeing one".  The same for a cache aligned above a page: the run is
  * aligned as it asks; and for an object smaller than a page aligned above
  * one, which takes a run of one page (the fuzzer found it failing too: a
- * 189-byte object aligned to 8 KiB).
+ * 189-byte object aligned to 8 KiB; and again, with a run of more than a
+ * page freed meanwhile: the heap remembered only that run).  between: the
+ * size of an object of another cache allocated and freed between the
+ * object's allocation and its free (0: none).
  */
-static void rerun_without_pages(struct ktest *t, size_t size, size_t align)
+static void rerun_without_pages(struct ktest *t, size_t size, size_t align, size_t between)
 {
 	struct kmem_cache *c = kmem_cache_create("test_rerun", size, align, 0, NULL, NULL);
+	struct kmem_cache *b = between ? kmem_cache_create("test_rerun_between", between, 0, 0,
+							    NULL, NULL) : NULL;
 	unsigned long flags;
 	void **pages, *obj, *again;
 
 	KTEST_ASSERT_NOT_NULL(t, c);
 	local_irq_save(flags);
 	obj = kmem_cache_alloc(c, GFP_ATOMIC);
+	if (b)
+		kmem_cache_free(b, kmem_cache_alloc(b, GFP_ATOMIC));
 	pages = take_all_pages();
 	KTEST_EXPECT_EQ(t, nr_free_pages(), 0UL);
 	if (obj)
@@ -289,15 +296,18 @@ static void rerun_without_pages(struct ktest *t, size_t size, size_t align)
 	give_pages_back(pages);
 	local_irq_restore(flags);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	if (b)
+		KTEST_EXPECT_EQ(t, kmem_cache_destroy(b), 0);
 }
 
 static void run_freed_is_taken_again_without_pages(struct ktest *t)
 {
 	size_t size = PAGE_SIZE + PAGE_SIZE / 2 + 64;
 
-	rerun_without_pages(t, size, 0);
-	rerun_without_pages(t, size, 2 * PAGE_SIZE);
-	rerun_without_pages(t, 189, 2 * PAGE_SIZE);
+	rerun_without_pages(t, size, 0, 0);
+	rerun_without_pages(t, size, 2 * PAGE_SIZE, 0);
+	rerun_without_pages(t, 189, 2 * PAGE_SIZE, 0);
+	rerun_without_pages(t, 202, 4 * PAGE_SIZE, size);
 }
 
 /*
