@@ -551,9 +551,10 @@ debug-matrix:
 		cp $(BUILD)/debug-matrix/report.txt $(srctree)/docs/results/debug-matrix-$(RESULTS_DATE).txt && \
 		echo "(written to docs/results/debug-matrix-$(RESULTS_DATE).txt)"; fi; exit $$status
 
-## fuzz        libFuzzer on each allocator (SLAB, SLUB, SLUB_TINY, SLOB) for FUZZ_TIME seconds
-##             (default 60): the API fuzzer and the replay-module fuzzer
-FUZZ_ALLOCS = $(ONE_PER_ALLOCATOR)
+## fuzz        libFuzzer on each allocator (SLAB, SLUB, SLUB-sheaves, SLUB_TINY, SLOB) and
+##             each variant (SLOB-fast) for FUZZ_TIME seconds (default 60): the API
+##             fuzzer and the replay-module fuzzer
+FUZZ_ALLOCS = $(shell $(PYTHON) $(srctree)/scripts/allocators.py --kinds allocator,variant)
 fuzz:
 	$(Q)$(DEPS) build python host
 	$(Q)$(probe_i386)
