@@ -75,12 +75,21 @@ void slob_heap_init(void);
  * block of more than a page, or aligned above a page, is a run: it starts
  * a page.  slob_lock held. */
 slob_t *slob_heap_alloc(int units, int align_units, gfp_t gfp);
-/* heap: frees the block b of units units; -1, changing nothing, if the
- * heap can tell it is no live block of that size (off the heap, misaligned,
- * overlapping a free block).  slob_heap_check() only says whether it
- * would free it (0) or not (-1).  slob_lock held. */
-int slob_heap_free(slob_t *b, int units);
-int slob_heap_check(slob_t *b, int units);
+/* heap: frees the block b of units units (free 1), or only says whether it
+ * would (free 0): 0, or -1, changing nothing, if the heap can tell it is
+ * no live block of that size (off the heap, misaligned, overlapping a free
+ * block).  One entry for both, so that SLOB's code has no wrapper for
+ * each.  slob_lock held. */
+int slob_heap_block(slob_t *b, int units, int free);
+static inline int slob_heap_free(slob_t *b, int units)
+{
+	return slob_heap_block(b, units, 1);
+}
+
+static inline int slob_heap_check(slob_t *b, int units)
+{
+	return slob_heap_block(b, units, 0);
+}
 /* heap: the header of the live block tagged tag (SLOB_TAG_*) whose body
  * is obj, or NULL if the heap can tell obj is no such body; reads only
  * memory of heap pages.  slob_lock held. */

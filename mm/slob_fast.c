@@ -656,22 +656,15 @@ static int slob_block_at(const slob_t *b, int units, struct slob_at *at)
 	return slob_locate(b, virt_to_page(b), at) && slob_is_block(at, units);
 }
 
-int slob_heap_check(slob_t *b, int units)
-{
-	struct slob_at at;
-
-	assert_spin_held(&slob_lock);
-	return slob_block_at(b, units, &at) ? 0 : -1;
-}
-
-int slob_heap_free(slob_t *b, int units)
+int slob_heap_block(slob_t *b, int units, int free)
 {
 	struct slob_at at;
 
 	assert_spin_held(&slob_lock);
 	if (!slob_block_at(b, units, &at))
 		return -1;
-	slob_free_block(&at, units);
+	if (free)
+		slob_free_block(&at, units);
 	return 0;
 }
 

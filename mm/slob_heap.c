@@ -114,7 +114,7 @@ static slob_t *page_first_fit(struct page *page, int units, int align)
 /* Gives [b, b + units) of page back, merging it with the free blocks it
  * touches; link is where it goes in the page's list, prev the free block
  * before it (NULL if none).  Built once (noinline), not into both of its
- * callers, heap_grow() and block_free(). */
+ * callers, heap_grow() and slob_heap_block(). */
 static noinline void free_and_merge(struct page *page, slob_t **link, slob_t *prev, slob_t *b,
 				    int units)
 {
@@ -231,12 +231,13 @@ static slob_t *run_alloc(int units, int align, gfp_t gfp)
  * highest sampled pages 176 -> 257), and a run's kept such an object from
  * being had again at once, once the page allocator was empty (fuzzer).
  * 0, or -1 (nothing changed). */
-static int block_free(slob_t *b, int units, int free)
+int slob_heap_block(slob_t *b, int units, int free)
 {
 	int run = units > SLOB_PAGE_UNITS, k, n, left;
 	slob_t **link, *prev;
 	struct page *page;
 
+	assert_spin_held(&slob_lock);
 	if (run && !IS_ALIGNED((uintptr_t)b, PAGE_SIZE))
 		return -1;
 	for (k = run ? 0 : free; k <= free; k++) {	/* a run is checked whole first */
@@ -287,18 +288,6 @@ slob_t *slob_heap_alloc(int units, int align, gfp_t gfp)
 		}
 	} while (heap_grow(1, 0, gfp));	/* a fresh page fits any block of a page */
 	return NULL;
-}
-
-int slob_heap_check(slob_t *b, int units)
-{
-	assert_spin_held(&slob_lock);
-	return block_free(b, units, 0);
-}
-
-int slob_heap_free(slob_t *b, int units)
-{
-	assert_spin_held(&slob_lock);
-	return block_free(b, units, 1);
 }
 
 slob_t *slob_heap_header(const void *obj, uintptr_t tag)
