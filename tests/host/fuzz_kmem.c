@@ -898,13 +898,25 @@ static int pick_cache_inside(unsigned int slot, unsigned int k, struct bad_ptr *
 
 static int run_known_gaps;	/* FUZZ_KMEM_KNOWN_GAPS=1: every case, caught or not */
 
+/* Is p a kmalloc() block's header (the few bytes before its pointer)? */
+static int header_of(const struct object *o, const void *p)
+{
+	return o->cache < 0 && (const u8 *)p < o->p &&
+	       (size_t)(o->p - (const u8 *)p) <= 2 * sizeof(void *);
+}
+
 /* Just past the end of the size asked for; not when that is where some
- * other live object of ours starts (freeing that would be right). */
+ * other live object of ours starts (freeing that would be right), nor
+ * where a kmalloc() block's header is under SLOB (a heap block starts
+ * there, as a cache object of its size would: a free to the wrong cache
+ * of the same size, which SLOB leaves to kmem_debug=; the fuzzer found
+ * SLOB's fast heap running a destructor on such a header). */
 static int pick_end(struct object *o, struct bad_ptr *b)
 {
 	/* past a block that fills its slot lies the next one's start: where
 	 * that one is free, the call is a double free after other frees */
 	if (!o || find_object(starts_at, o->p + o->len) ||
+	    (IS_ENABLED(CONFIG_SLOB) && find_object(header_of, o->p + o->len)) ||
 	    (!run_known_gaps && !kmem_allocator_catches(KMEM_BAD_DOUBLE_FREE_LATER)))
 		return 0;
 	b->ptr = o->p + o->len;
@@ -957,13 +969,6 @@ static int pick_global(unsigned int slot, unsigned int k, struct bad_ptr *b)
 	b->ptr = global + next_byte();
 	b->cache = some_cache(k);
 	return 1;
-}
-
-/* Is p a kmalloc() block's header (the few bytes before its pointer)? */
-static int header_of(const struct object *o, const void *p)
-{
-	return o->cache < 0 && (const u8 *)p < o->p &&
-	       (size_t)(o->p - (const u8 *)p) <= 2 * sizeof(void *);
 }
 
 /* The start of a page up to 4 pages before or after a live object. */
