@@ -52,7 +52,7 @@ LIST_HEAD(slob_pages);			/* heap pages, through page->lru */
 /* Hints: where the run freed last began ([1]) and the block freed last at a
  * page's start ([0]: it may be a run of one page, an object aligned above a
  * page). */
-static slob_t *slob_last_run[2];
+static slob_t *slob_last_hint[2];
 
 /* ---- start maps -------------------------------------------------------- */
 
@@ -408,7 +408,7 @@ static int slob_page_starts_free(const slob_t *base, int units)
  */
 static slob_t *slob_reuse_run(int units, int align)
 {
-	slob_t **hint = &slob_last_run[units > SLOB_PAGE_UNITS], *base = *hint, *p;
+	slob_t **hint = &slob_last_hint[units > SLOB_PAGE_UNITS], *base = *hint, *p;
 	int nr = DIV_ROUND_UP(units, SLOB_PAGE_UNITS), rest = units - (nr - 1) * SLOB_PAGE_UNITS, k;
 
 	assert_spin_held(&slob_lock);
@@ -579,7 +579,7 @@ static slob_hot void slob_free_block(struct slob_at *at, int units)
 
 	assert_spin_held(&slob_lock);
 	if (units > SLOB_PAGE_UNITS || !i)
-		slob_last_run[units > SLOB_PAGE_UNITS] = base;
+		slob_last_hint[units > SLOB_PAGE_UNITS] = base;
 	while (units > 0) {
 		int n = min(units, SLOB_PAGE_UNITS - i);
 

@@ -185,7 +185,7 @@ static slob_t *heap_grow(unsigned long nr, unsigned int order, gfp_t gfp)
 /* Where the run freed last begins ([1]), and the block freed last at a
  * page's start ([0]: it may be a run of one page, an object aligned above
  * a page). */
-static slob_t *slob_last_run[2];
+static slob_t *slob_last_hint[2];
 
 /* Can the heap cut a run of units units at b again: each of its pages a
  * heap page whose first free block starts it, long enough for its part? */
@@ -207,7 +207,7 @@ static int run_is_free(slob_t *b, int units)
  * memory. */
 static slob_t *run_alloc(int units, int align, gfp_t gfp)
 {
-	slob_t **hint = &slob_last_run[units > SLOB_PAGE_UNITS], *b = *hint;
+	slob_t **hint = &slob_last_hint[units > SLOB_PAGE_UNITS], *b = *hint;
 	struct page *page;
 
 	*hint = NULL;
@@ -253,7 +253,7 @@ int slob_heap_block(slob_t *b, int units, int free)
 		}
 	}
 	if (free)				/* a hint: run_alloc() checks it */
-		slob_last_run[run] = b;
+		slob_last_hint[run] = b;
 	return 0;
 }
 
