@@ -24,6 +24,7 @@
 #include <tiny/string.h>
 #include <tiny/timer.h>
 #include "../../mm/slab_common.h"	/* which bad calls the allocator catches */
+#include "held_pages.h"
 
 static u8 pattern_of(const void *p, size_t i)
 {
@@ -660,43 +661,18 @@ static void alloc_from_timer_interrupt(struct ktest *t)
 
 /* ---- exhaustion -------------------------------------------------------------- */
 
-/* Allocates size-byte blocks until NULL, chained through their first word;
- * returns the chain. */
-/* Memory a case runs out of: every free page but about KEEP_PAGES is taken
- * from the page allocator first, in blocks of 16 pages or more, chained
- * through their first words (the order in the second).  What is left
- * runs out after some hundreds of allocations, not tens of thousands: the
- * allocators still meet an empty page allocator at every size, and a
- * debug kernel, which validates the whole heap after every call, ends the
- * case in a second, not minutes (quadratic in the objects taken).
- * release_held_pages() gives them back. */
+/* Memory a case runs out of: every free page but KEEP_PAGES is taken from
+ * the page allocator first, in blocks of 16 pages or more (held_pages.h).
+ * What is left runs out after some hundreds of allocations, not tens of
+ * thousands: the allocators still meet an empty page allocator at every
+ * size, and a debug kernel, which validates the whole heap after every
+ * call, ends the case in a second, not minutes (quadratic in the objects
+ * taken). */
 #define KEEP_PAGES	64
 #define HOLD_MIN_ORDER	4
-static void **hold_pages_but_a_few(void)
-{
-	void **chain = NULL, **p;
-	int order;
 
-	for (order = MAX_ORDER - 1; order >= HOLD_MIN_ORDER; order--)
-		while (nr_free_pages() >= KEEP_PAGES + (1UL << order) &&
-		       (p = (void **)__get_free_pages(GFP_ATOMIC | __GFP_NOWARN, order))) {
-			p[0] = chain;
-			p[1] = (void *)(unsigned long)order;
-			chain = p;
-		}
-	return chain;
-}
-
-static void release_held_pages(void **chain)
-{
-	while (chain) {
-		void **next = chain[0];
-
-		free_pages((unsigned long)chain, (unsigned int)(unsigned long)chain[1]);
-		chain = next;
-	}
-}
-
+/* Allocates size-byte blocks until NULL, chained through their first word;
+ * returns the chain. */
 static void **exhaust(size_t size, unsigned long *count)
 {
 	void **chain = NULL, **p;
@@ -745,7 +721,7 @@ static void exhaustion_and_recovery(struct ktest *t)
 	before = nr_free_pages();
 	c = kmem_cache_create("test_exhaust", 200, 0, 0, NULL, NULL);
 	KTEST_ASSERT_NOT_NULL(t, c);	/* the runner turns interrupts back on */
-	held = hold_pages_but_a_few();
+	held = hold_free_pages(KEEP_PAGES, HOLD_MIN_ORDER);
 	for (i = 0; i < ARRAY_SIZE(sizes); i++)
 		chain[i] = exhaust(sizes[i], &count[i]);
 	KTEST_EXPECT_GT(t, count[0], 0UL);
@@ -792,7 +768,7 @@ static void prefilled_sheaf_cannot_fail_until_depleted(struct ktest *t)
 	size = kmem_cache_sheaf_size(sheaf);
 	KTEST_EXPECT_GE(t, size, 8u);
 	local_irq_save(flags);		/* no timer may allocate meanwhile */
-	held = hold_pages_but_a_few();
+	held = hold_free_pages(KEEP_PAGES, HOLD_MIN_ORDER);
 	big = exhaust(8 * PAGE_SIZE, &count);
 	while ((p = kmem_cache_alloc(c, GFP_ATOMIC | __GFP_NOWARN)) != NULL) {
 		*p = chain;
@@ -1410,7 +1386,7 @@ static void constructors_when_memory_runs_out(struct ktest *t)
 		KTEST_ASSERT_NOT_NULL(t, c);
 		edge_ctors = edge_dtors = edge_null_ctors = count = 0;
 		local_irq_save(flags);
-		held = hold_pages_but_a_few();
+		held = hold_free_pages(KEEP_PAGES, HOLD_MIN_ORDER);
 		filler = exhaust(8 * PAGE_SIZE, &filled);	/* leave 8 pages and bits */
 		if (filler) {
 			next = *filler;

@@ -15,6 +15,7 @@
 #include <tiny/timer.h>
 #include "../../mm/slob.h"
 #include "allocator_suite.h"
+#include "held_pages.h"
 
 static unsigned long heap_pages(void)
 {
@@ -233,29 +234,6 @@ static void multi_page_objects_on_the_heap(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 }
 
-/* Takes every free page from the page allocator, chained through their
- * first words; returns the chain. */
-static void **take_all_pages(void)
-{
-	void **chain = NULL, **p;
-
-	while ((p = (void **)(uintptr_t)__get_free_pages(GFP_ATOMIC | __GFP_NOWARN, 0)) != NULL) {
-		*p = chain;
-		chain = p;
-	}
-	return chain;
-}
-
-static void give_pages_back(void **chain)
-{
-	while (chain) {
-		void **next = *chain;
-
-		free_page((unsigned long)(uintptr_t)chain);
-		chain = next;
-	}
-}
-
 /*
  * An object of more than a page freed with the page allocator empty can
  * be allocated again at once: the run it leaves is taken again where it
@@ -282,7 +260,7 @@ static void rerun_without_pages(struct ktest *t, size_t size, size_t align, size
 	obj = kmem_cache_alloc(c, GFP_ATOMIC);
 	if (b)
 		kmem_cache_free(b, kmem_cache_alloc(b, GFP_ATOMIC));
-	pages = take_all_pages();
+	pages = hold_free_pages(0, 0);
 	KTEST_EXPECT_EQ(t, nr_free_pages(), 0UL);
 	if (obj)
 		kmem_cache_free(c, obj);
@@ -293,7 +271,7 @@ static void rerun_without_pages(struct ktest *t, size_t size, size_t align, size
 	KTEST_EXPECT_EQ(t, kmem_validate(), 0);
 	if (again)
 		kmem_cache_free(c, again);
-	give_pages_back(pages);
+	release_held_pages(pages);
 	local_irq_restore(flags);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 	if (b)
@@ -329,7 +307,7 @@ static void aligned_object_freed_in_a_full_heap_is_taken_again(struct ktest *t)
 	KTEST_ASSERT_NOT_NULL(t, c);
 	local_irq_save(flags);
 	one = kmem_cache_alloc(c, GFP_ATOMIC);	/* at least one, from a page */
-	pages = take_all_pages();
+	pages = hold_free_pages(0, 0);
 	while ((p = kmem_cache_alloc(c, GFP_ATOMIC | __GFP_NOWARN)) != NULL) {
 		*p = chain;
 		chain = p;
@@ -353,7 +331,7 @@ static void aligned_object_freed_in_a_full_heap_is_taken_again(struct ktest *t)
 	}
 	if (one && victim != one)
 		kmem_cache_free(c, one);
-	give_pages_back(pages);
+	release_held_pages(pages);
 	local_irq_restore(flags);
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 }
