@@ -19,6 +19,7 @@ import functools
 import os
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -123,22 +124,33 @@ def host_skip(case):
     return None if runs else skip_reason(why)
 
 
+def print_slowest(took, count=6):
+    """One diagnostic line: the slowest cases and their seconds, and all of them."""
+    if not took:
+        return
+    slow = ", ".join(f"{name} {secs:.0f} s" for secs, name in sorted(took, reverse=True)[:count])
+    print(f"# slowest: {slow} (all {len(took)}: {sum(s for s, _ in took):.0f} s)")
+
+
 def run_cases(cases, label, summary_file=None):
     """Runs cases, prints KTAP, appends summary lines; returns the exit status."""
     print("KTAP version 1")
     print(f"1..{len(cases)}")
     failed = 0
     skipped = []
+    took = []
     for i, case in enumerate(cases, 1):
         reason = host_skip(case)
         if reason:
             print(f"ok {i} {case.__name__} # SKIP {reason}")
             skipped.append((case.__name__, reason))
             continue
+        start = time.monotonic()
         try:
             problems, output = case()
         except Exception as e:  # a crashing case is a failing case
             problems, output = [f"raised {type(e).__name__}: {e}"], ""
+        took.append((time.monotonic() - start, case.__name__))
         if problems:
             failed += 1
             for p in problems:
@@ -147,6 +159,7 @@ def run_cases(cases, label, summary_file=None):
                 print(f"#   | {line}")
         print(f"{'not ok' if problems else 'ok'} {i} {case.__name__}")
     passed = len(cases) - failed - len(skipped)
+    print_slowest(took)
     print(f"# Totals: pass:{passed} fail:{failed} skip:{len(skipped)} total:{len(cases)}")
     if summary_file:
         with open(summary_file, "a") as f:
