@@ -71,6 +71,7 @@ void debug_spin_lock_init(spinlock_t *lock, const char *name)
 	lock->owner_cpu = SPIN_NO_OWNER;
 	lock->name = name;
 	lock->owner_pc = NULL;
+	lock->lockup_shift = 0;
 }
 
 /* The raw lock is ours: record it. */
@@ -104,9 +105,18 @@ int lockup_watch_expired(struct lockup_watch *w, u16 head, u64 now, u64 budget)
 	return now - w->since > budget;
 }
 
+u64 spin_lockup_budget(spinlock_t *lock)
+{
+	unsigned int shift = __atomic_load_n(&lock->lockup_shift, __ATOMIC_RELAXED);
+
+	if (!shift)
+		shift = __atomic_load_n(&spin_lockup_shift, __ATOMIC_RELAXED);
+	return 1ULL << shift;
+}
+
 /* Waits for the raw lock the way the production lock waits (a ticket, or
  * test-and-set with backoff: <tiny/spinlock_smp.h>), reporting a lockup once
- * if the lock makes no progress for 2^spin_lockup_shift cycles meanwhile. */
+ * if the lock makes no progress for its lockup budget meanwhile. */
 static void spin_wait(spinlock_t *lock, void *pc)
 {
 	struct arch_spin_wait w;
@@ -117,8 +127,7 @@ static void spin_wait(spinlock_t *lock, void *pc)
 	arch_spin_wait_begin(&lock->raw, &w);
 	while (!arch_spin_wait_step(&lock->raw, &w)) {
 		if (!reported && lockup_watch_expired(&watch, arch_spin_head(&lock->raw),
-				get_cycles(), 1ULL << __atomic_load_n(&spin_lockup_shift,
-								      __ATOMIC_RELAXED))) {
+						      get_cycles(), spin_lockup_budget(lock))) {
 			spin_bug(lock, "lockup suspected", pc);
 			reported = 1;
 		}

@@ -62,6 +62,7 @@ typedef struct spinlock {
 	int owner_cpu;		/* the CPU holding it, SPIN_NO_OWNER if free */
 	const char *name;
 	void *owner_pc;		/* where the holder (or the last one) took it */
+	unsigned char lockup_shift; /* this lock's lockup budget; 0: spin_lockup_shift */
 #endif
 } spinlock_t;
 
@@ -83,8 +84,13 @@ void debug_spin_assert_not_held(spinlock_t *lock, void *pc);
 /* Number of misuse reports so far (the self-tests check it rises). */
 extern unsigned long spin_bug_count;
 /* A lockup is reported after 2^spin_lockup_shift cycles without progress
- * (tests lower it; a 32-bit word, so that i386 changes it atomically). */
+ * (a 32-bit word, so that i386 changes it atomically), or after
+ * 2^lockup_shift for a lock whose lockup_shift is set: a test lowers one
+ * lock's budget, not every lock's, so a wait elsewhere on a busy host
+ * (a holder the host descheduled for a few ms) is not reported then. */
 extern unsigned int spin_lockup_shift;
+/* The cycles without progress after which a wait for lock is a lockup. */
+u64 spin_lockup_budget(spinlock_t *lock);
 
 /* The lockup clock of one wait: restarted whenever the lock's head ticket
  * moves (a CPU took the lock and let it go). */

@@ -280,7 +280,6 @@ static void misuse_holder(void)
 static void misuse_cpu(void *arg)
 {
 	struct ktest *t = arg;
-	unsigned int budget;
 
 	if (smp_processor_id() == misuse.holder) {
 		misuse_holder();
@@ -293,10 +292,10 @@ static void misuse_cpu(void *arg)
 	spin_unlock(&misuse.lock);		/* the holder has it: reported, kept */
 	KTEST_EXPECT_TRUE(t, spin_is_locked(&misuse.lock));
 	KTEST_EXPECT_EQ(t, counter_read(&spin_bug_count), misuse.bugs_before + 1);
-	budget = __atomic_exchange_n(&spin_lockup_shift, 22,	/* a few ms */
-				     __ATOMIC_RELAXED);
+	/* this lock's budget only: a few ms; every other lock keeps seconds */
+	__atomic_store_n(&misuse.lock.lockup_shift, 22, __ATOMIC_RELAXED);
 	spin_lock(&misuse.lock);		/* lockup reported once, then waits */
-	__atomic_store_n(&spin_lockup_shift, budget, __ATOMIC_RELAXED);
+	__atomic_store_n(&misuse.lock.lockup_shift, 0, __ATOMIC_RELAXED);
 	misuse.got_it = __atomic_load_n(&misuse.released, __ATOMIC_ACQUIRE);
 	spin_unlock(&misuse.lock);
 }
@@ -345,6 +344,28 @@ static void lockup_clock_restarts_on_every_hand_over(struct ktest *t)
 	lockup_watch_start(&w, (u16)0xffff, 0);		/* the 16-bit head wraps */
 	KTEST_EXPECT_FALSE(t, lockup_watch_expired(&w, 0, 2 * budget, budget));
 	KTEST_EXPECT_TRUE(t, lockup_watch_expired(&w, 0, 3 * budget + 1, budget));
+#else
+	ktest_skip(t, "CONFIG_DEBUG_SPINLOCK is off");
+#endif
+}
+
+/* A test lowers one lock's lockup budget, not every lock's: with the global
+ * budget lowered to a few ms while debug_lock_reports_other_cpus waited, a
+ * reap timer's wait for a cache lock whose holder the host had descheduled
+ * for a few ms was a "lockup" too, a report no case declared. */
+static void lockup_budget_is_the_locks_own(struct ktest *t)
+{
+#ifdef CONFIG_DEBUG_SPINLOCK
+	DEFINE_SPINLOCK(lowered);
+	DEFINE_SPINLOCK(other);
+	u64 normal = 1ULL << __atomic_load_n(&spin_lockup_shift, __ATOMIC_RELAXED);
+
+	KTEST_EXPECT_EQ(t, spin_lockup_budget(&lowered), normal);
+	__atomic_store_n(&lowered.lockup_shift, 22, __ATOMIC_RELAXED);
+	KTEST_EXPECT_EQ(t, spin_lockup_budget(&lowered), 1ULL << 22);
+	KTEST_EXPECT_EQ(t, spin_lockup_budget(&other), normal);
+	spin_lock_init(&lowered);			/* a fresh lock: the global budget */
+	KTEST_EXPECT_EQ(t, spin_lockup_budget(&lowered), normal);
 #else
 	ktest_skip(t, "CONFIG_DEBUG_SPINLOCK is off");
 #endif
@@ -1166,6 +1187,7 @@ static const struct ktest_case smp_cases[] = {
 	KTEST_CASE(lock_torture_counts_exact),
 	KTEST_CASE(debug_lock_reports_other_cpus),
 	KTEST_CASE(lockup_clock_restarts_on_every_hand_over),
+	KTEST_CASE(lockup_budget_is_the_locks_own),
 	KTEST_CASE(call_function_reaches_every_other_cpu),
 	KTEST_CASE(call_function_refused_with_interrupts_off),
 	KTEST_CASE(timers_run_where_armed),
