@@ -5,7 +5,10 @@ Each case runs a script on known input and checks its verdict and the
 key lines of its output: the KTAP parser on sample serial logs (passing,
 failing, panicking, truncated ones, and ones with expected and unexpected
 reports), and further scripts as they come.
-usage: tests/scripts/run.py [--summary-file FILE] [CASE...]
+usage: tests/scripts/run.py [--summary-file FILE] [--shard I/N] [CASE...]
+
+--shard I/N runs every Nth of the chosen cases from the Ith, so that make
+test runs a suite as N parts side by side.
 
 A case that needs an i386 host program (the attribute needs_i386) is
 skipped where none runs (scripts/i386_probe.py): "ok N NAME # SKIP
@@ -169,17 +172,39 @@ def run_cases(cases, label, summary_file=None):
     return 1 if failed else 0
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--summary-file")
+def shard(text):
+    """--shard I/N: the argument as (I, N), 1 <= I <= N."""
+    try:
+        i, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not I/N") from None
+    if not 1 <= i <= n:
+        raise argparse.ArgumentTypeError(f"{text!r}: I must be 1 to N")
+    return i, n
+
+
+def add_selection_args(ap):
+    """The options that choose cases, shared by the script and system runners."""
+    ap.add_argument("--shard", type=shard, default=(1, 1), metavar="I/N",
+                    help="run every Nth case from the Ith (a part of make test)")
     ap.add_argument("cases", nargs="*", help="run only these (default: all)")
-    args = ap.parse_args()
-    cases = CASES + load_more_cases()
+
+
+def select(ap, args, cases):
+    """The cases args name (all by default), of its shard."""
     unknown = set(args.cases) - {c.__name__ for c in cases}
     if unknown:
         ap.error(f"no case {sorted(unknown)[0]}")
-    return run_cases([c for c in cases if not args.cases or c.__name__ in args.cases],
-                     "scripts", args.summary_file)
+    i, n = args.shard
+    return [c for c in cases if not args.cases or c.__name__ in args.cases][i - 1::n]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--summary-file")
+    add_selection_args(ap)
+    args = ap.parse_args()
+    return run_cases(select(ap, args, CASES + load_more_cases()), "scripts", args.summary_file)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """run.py - whole-system tests: the built kernels booted in QEMU, driven and judged.
 
-usage: tests/system/run.py [--build DIR] [--summary-file FILE] [CASE...]
+usage: tests/system/run.py [--build DIR] [--summary-file FILE] [--shard I/N] [CASE...]
 
 The runner of the system tests; the cases live by concern in test_boot.py
 (GRUB menu, command line), test_console.py, test_faults.py (exceptions,
@@ -44,18 +44,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=common.BUILD)
     ap.add_argument("--summary-file")
-    ap.add_argument("cases", nargs="*")
-    args = ap.parse_args()
-    common.BUILD = os.path.abspath(args.build)
     spec = importlib.util.spec_from_file_location(
         "runner", os.path.join(common.ROOT, "tests/scripts/run.py"))
     runner = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(runner)
-    unknown = set(args.cases) - {c.__name__ for c in CASES}
-    if unknown:
-        ap.error(f"no case {sorted(unknown)[0]}")
-    cases = [c for c in CASES if not args.cases or c.__name__ in args.cases]
-    return runner.run_cases(cases, "system", args.summary_file)
+    runner.add_selection_args(ap)
+    args = ap.parse_args()
+    common.BUILD = os.path.abspath(args.build)
+    return runner.run_cases(runner.select(ap, args, CASES), "system", args.summary_file)
 
 
 if __name__ == "__main__":
