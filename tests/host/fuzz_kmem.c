@@ -898,25 +898,51 @@ static int pick_cache_inside(unsigned int slot, unsigned int k, struct bad_ptr *
 
 static int run_known_gaps;	/* FUZZ_KMEM_KNOWN_GAPS=1: every case, caught or not */
 
-/* Is p a kmalloc() block's header (the few bytes before its pointer)? */
+/* Is p in the header of a block whose body is body (the few bytes
+ * before it)? */
+static int header_before(const void *body, const void *p)
+{
+	return (const u8 *)p < (const u8 *)body &&
+	       (size_t)((const u8 *)body - (const u8 *)p) <= 2 * sizeof(void *);
+}
+
+/* Is p a kmalloc() block's header? */
 static int header_of(const struct object *o, const void *p)
 {
-	return o->cache < 0 && (const u8 *)p < o->p &&
-	       (size_t)(o->p - (const u8 *)p) <= 2 * sizeof(void *);
+	return o->cache < 0 && header_before(o->p, p);
+}
+
+/* Under SLOB, is p the header of one of the heap's tagged blocks that we
+ * know of: a kmalloc() block of ours, or the struct of one of our caches
+ * (SLOB keeps a cache's struct in its heap as a block of its own, with a
+ * header as kmalloc()'s)?  A heap block starts there, as a cache object
+ * of its size would: kmem_cache_free() of it is a free to the wrong cache
+ * of the same size, which SLOB leaves to kmem_debug= (docs/design.md's
+ * table; the fuzzer found SLOB's fast heap freeing a live kmalloc(24)
+ * block this way, and then a cache's struct at the start of a page). */
+static int slob_header_at(const void *p)
+{
+	unsigned int k;
+
+	if (!IS_ENABLED(CONFIG_SLOB))
+		return 0;
+	if (find_object(header_of, p))
+		return 1;
+	for (k = 0; k < CACHES; k++)
+		if (caches[k].c && header_before(caches[k].c, p))
+			return 1;
+	return 0;
 }
 
 /* Just past the end of the size asked for; not when that is where some
  * other live object of ours starts (freeing that would be right), nor
- * where a kmalloc() block's header is under SLOB (a heap block starts
- * there, as a cache object of its size would: a free to the wrong cache
- * of the same size, which SLOB leaves to kmem_debug=; the fuzzer found
- * SLOB's fast heap running a destructor on such a header). */
+ * where a tagged block's header is under SLOB (slob_header_at(); the
+ * fuzzer found SLOB's fast heap running a destructor on such a header). */
 static int pick_end(struct object *o, struct bad_ptr *b)
 {
 	/* past a block that fills its slot lies the next one's start: where
 	 * that one is free, the call is a double free after other frees */
-	if (!o || find_object(starts_at, o->p + o->len) ||
-	    (IS_ENABLED(CONFIG_SLOB) && find_object(header_of, o->p + o->len)) ||
+	if (!o || find_object(starts_at, o->p + o->len) || slob_header_at(o->p + o->len) ||
 	    (!run_known_gaps && !kmem_allocator_catches(KMEM_BAD_DOUBLE_FREE_LATER)))
 		return 0;
 	b->ptr = o->p + o->len;
@@ -990,12 +1016,8 @@ static int pick_page_start(unsigned int slot, unsigned int k, struct bad_ptr *b)
 	 * no object starts there, whatever the layout. */
 	if (!kmem_allocator_catches(KMEM_BAD_DOUBLE_FREE_LATER))
 		p++;
-	/* Nor the header of a kmalloc() block (SLOB): a heap block starts
-	 * there, as a cache object of its size would, so kmem_cache_free() of
-	 * it is a free to the wrong cache of the same size, which SLOB leaves
-	 * to kmem_debug= (docs/design.md's table; the fuzzer found SLOB's
-	 * fast heap freeing a live kmalloc(24) block this way). */
-	if (find_object(starts_at, p) || (IS_ENABLED(CONFIG_SLOB) && find_object(header_of, p)))
+	/* Nor the header of a tagged block under SLOB (slob_header_at()). */
+	if (find_object(starts_at, p) || slob_header_at(p))
 		return 0;
 	b->ptr = p;
 	b->cache = some_cache(k);
