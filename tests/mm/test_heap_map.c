@@ -161,9 +161,6 @@ static void cache_row_shows_full_and_half_slab(struct ktest *t)
 	KTEST_EXPECT_EQ(t, kmem_cache_destroy(c), 0);
 }
 
-/* Every page the allocator holds is a cell: SLOB's heap pages, SLAB's
- * and SLUB's slabs (descriptors and the per-CPU structs' pages
- * included), and the large blocks in their row. */
 static int same_pages(const struct kmem_stats *a, const struct kmem_stats *b)
 {
 	return a->slab_pages == b->slab_pages && a->large_pages == b->large_pages;
@@ -188,6 +185,9 @@ static unsigned int read_map_quietly(struct map_cells *m, struct kmem_stats *st)
 	return 0;
 }
 
+/* Every page the allocator holds is a cell: SLOB's heap pages, SLAB's
+ * and SLUB's slabs (descriptors and the per-CPU structs' pages
+ * included), and the large blocks in their row. */
 static void heap_cells_are_the_heap_pages(struct ktest *t)
 {
 	struct kmem_stats st;
