@@ -536,13 +536,16 @@ many-caches:
 		echo "(written to docs/results/many-caches-$(RESULTS_DATE).txt)"
 
 ## debug-matrix every self-test suite under every kmem_debug= letter set (none, Z, P, U, T, ZPU)
-##             on each *_debug kernel, one boot each (MATRIX_TIMEOUT s at most, 300): how each
-##             boot ended and pass/fail/skip per suite (docs/results/debug-matrix-DATE.txt);
+##             on each debug kernel make test boots (SLAB, SLOB, SLUB, SLUB-sheaves), one
+##             boot each (MATRIX_TIMEOUT s at most, 300; three times that with T, a
+##             line per call): how each boot ended and pass/fail/skip per suite
+##             (docs/results/debug-matrix-DATE.txt);
 ##             fails if a boot does not survive (panic, exception, timeout)
 MATRIX_TIMEOUT ?= 300
+DEBUG_KERNELS = $(shell $(PYTHON) $(srctree)/scripts/allocators.py --kinds debug)
 debug-matrix:
 	$(Q)$(DEPS) build qemu python
-	+$(Q)for a in slab_debug slob_debug slub_debug; do $(call build_defconfig,$${a}) || exit 1; done
+	+$(Q)for a in $(DEBUG_KERNELS); do $(call build_defconfig,$${a}) || exit 1; done
 	$(Q)mkdir -p $(BUILD)/debug-matrix $(srctree)/docs/results
 	$(Q)$(PYTHON) $(srctree)/scripts/debug-matrix --build $(BUILD) --mem $(MEM) \
 		--timeout $(MATRIX_TIMEOUT) > $(BUILD)/debug-matrix/report.txt; status=$$?; \
