@@ -7,8 +7,9 @@
  * replay-shaped workload of kernel/kmem_stress.c; a run's rate is every
  * thread's operations over the run's wall-clock time (CLOCK_MONOTONIC, the
  * threads' start and the frees of what is left included: under 1% at the
- * default N).  The best of R runs (default 5)
- * counts, the machine's other load being noise.  --threads defaults to
+ * default N).  Of R runs (default 5) it prints the best, the machine's
+ * other load being noise, and the median, the figure a goal quotes; each
+ * with its ratio to one thread's same statistic.  --threads defaults to
  * the powers of two up to the host's online CPUs, and that count itself
  * (at most NR_CPUS); --lock to the lock the host build uses
  * (test-and-set, <tiny/spinlock_smp.h>); giving both measures the two in the
@@ -48,31 +49,54 @@ static double now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Best rate (operations per second) of runs runs on n CPUs; -1 on damage.
+#define MAX_RUNS	64
+
+struct rates {
+	double best, median;	/* operations per second */
+};
+
+static int by_rate(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* One run's rate (operations per second) on n CPUs; -1 on damage.
  * A run's time is the wall-clock time of the whole kmem_stress_run(), not
  * each thread's own: threads that the host runs one after the other (more
  * threads than free cores) then show as slow, not as fast. */
-static double best_rate(unsigned int n, unsigned long ops, int runs)
+static double run_rate(unsigned int n, unsigned long ops)
 {
 	static struct kmem_stress_result res;
-	double best = 0;
+	unsigned long total = 0;
+	unsigned int cpu;
+	double start = now_seconds(), seconds;
+
+	if (kmem_stress_run(n, ops, &res))
+		return -1;
+	seconds = now_seconds() - start;
+	for (cpu = 0; cpu < n; cpu++)
+		total += res.ops[cpu];
+	return (double)total / seconds;
+}
+
+/* The best and the median rate of runs runs on n CPUs (the mean of the
+ * middle two when runs is even); 0 on damage. */
+static int measure_rates(unsigned int n, unsigned long ops, int runs, struct rates *out)
+{
+	double rate[MAX_RUNS];
 	int r;
 
 	for (r = 0; r < runs; r++) {
-		unsigned long total = 0;
-		unsigned int cpu;
-		double start = now_seconds(), rate;
-
-		if (kmem_stress_run(n, ops, &res))
-			return -1;
-		rate = 1.0 / (now_seconds() - start);
-		for (cpu = 0; cpu < n; cpu++)
-			total += res.ops[cpu];
-		rate *= (double)total;
-		if (rate > best)
-			best = rate;
+		rate[r] = run_rate(n, ops);
+		if (rate[r] < 0)
+			return 0;
 	}
-	return best;
+	qsort(rate, (size_t)runs, sizeof(rate[0]), by_rate);
+	out->best = rate[runs - 1];
+	out->median = (rate[(runs - 1) / 2] + rate[runs / 2]) / 2;
+	return 1;
 }
 
 static const char *lock_name(int tas)
@@ -160,7 +184,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		} else
 			return 0;
 	}
-	return o->ops > 0 && o->mb > 0 && o->runs > 0;
+	return o->ops > 0 && o->mb > 0 && o->runs > 0 && o->runs <= MAX_RUNS;
 }
 
 static unsigned int most_threads(const struct options *o)
@@ -176,23 +200,23 @@ static unsigned int most_threads(const struct options *o)
 /* One lock's lines; 0, or -1 if an object was damaged. */
 static int measure_lock(const struct options *o, int tas)
 {
-	double one = 0;
+	struct rates one = { 0, 0 }, r;
 	unsigned int i;
 
 	spin_lock_set_tas(tas);
 	for (i = 0; i < o->nthreads; i++) {
 		unsigned int n = o->threads[i];
-		double rate = best_rate(n, o->ops, o->runs);
 
-		if (rate < 0) {
+		if (!measure_rates(n, o->ops, o->runs, &r)) {
 			printf("bench-smp: %s: DAMAGED OBJECTS (see above)\n", kmem_allocator_name);
 			return -1;
 		}
 		if (n == 1)
-			one = rate;
-		printf("bench-smp: %s  %-12s  %2u thread%s  %8.2f M allocs+frees/s  x%.2f\n",
-		       kmem_allocator_name, lock_name(tas), n, n == 1 ? " " : "s", rate / 1e6,
-		       rate / one);
+			one = r;
+		printf("bench-smp: %s  %-12s  %2u thread%s  %8.2f M allocs+frees/s  x%.2f"
+		       "  median %8.2f M  x%.2f\n",
+		       kmem_allocator_name, lock_name(tas), n, n == 1 ? " " : "s", r.best / 1e6,
+		       r.best / one.best, r.median / 1e6, r.median / one.median);
 		fflush(stdout);
 	}
 	return 0;
@@ -205,14 +229,15 @@ int main(int argc, char **argv)
 
 	if (!parse_options(argc, argv, &o)) {
 		fprintf(stderr, "usage: %s [--threads N,N,...] [--lock tas,ticket] [--ops N] "
-			"[--mem MB] [--runs R]\n(thread counts 1..%d)\n", argv[0], NR_CPUS);
+			"[--mem MB] [--runs R]\n(thread counts 1..%d, runs 1..%d)\n", argv[0], NR_CPUS,
+			MAX_RUNS);
 		return 2;
 	}
 	host_smp_possible(most_threads(&o));
 	host_mm_init(o.mb);
 	host_smp_start(most_threads(&o));
-	printf("bench-smp: %s, %zu-bit, NR_CPUS %d, best of %d runs of %lu ops per thread; "
-	       "ratio: against 1 thread with the same lock\n",
+	printf("bench-smp: %s, %zu-bit, NR_CPUS %d, best and median of %d runs of %lu ops "
+	       "per thread; ratio: against 1 thread's same figure with the same lock\n",
 	       kmem_allocator_name, sizeof(void *) * 8, NR_CPUS, o.runs, o.ops);
 	for (i = 0; i < o.nlocks; i++)
 		if (measure_lock(&o, o.locks[i]))
