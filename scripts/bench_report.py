@@ -1,6 +1,6 @@
 """bench_report - the tables scripts/bench prints: one per trace (print_report),
-the summary over the traces (print_summary), the speed goal's verdict
-(print_speed_goal) and the kernel cost estimate (print_kernel_cost).
+the summary over the traces (print_summary), the speed goals' verdicts
+(print_speed_goal, print_sheaves_goals) and the kernel cost estimate (print_kernel_cost).
 
 scripts/bench measures and checks (see its top comment for what each row
 means); this module only lays out what it measured: res maps a column's
@@ -129,6 +129,67 @@ def print_speed_goal(results, cols):
     print(f"Speed goal G7 (docs/goals.md): SLOB at most {SLOB_SPEED_BOUND:g} times SLAB's ns per operation: "
           + ("met" if not missed else "NOT met: " + ", ".join(missed))
           + " (" + ", ".join(f"{n} x{r:.2f}" for n, r in ratios) + ")")
+
+
+# Goal G10 in docs/goals.md: SLUB-sheaves' instructions per allocation at
+# least this much below every other column's, on every trace
+SHEAVES_ALLOC_MARGIN = 0.05
+
+
+def figure(res, name, key):
+    """res[name][key], or None where the column or the figure is missing."""
+    return (res.get(name) or {}).get(key)
+
+
+def sheaves_goal_lines(results, cols):
+    """Goals G10 (instructions) and G11 (ns per operation against SLAB's)
+    of SLUB-sheaves over the traces, with their verdicts; [] without a
+    SLUB-sheaves column."""
+    names = [c.name for c in cols]
+    if "slub_sheaves" not in names:
+        return []
+    label = {c.name: c.label for c in cols}
+    alloc, free, speed, shown_a, shown_f, shown_s = [], [], [], [], [], []
+    for trace, res in results:
+        own = figure(res, "slub_sheaves", "ir_alloc")
+        others = [(figure(res, n, "ir_alloc"), n) for n in names if n != "slub_sheaves"]
+        others = [(v, n) for v, n in others if v is not None]
+        if own is not None and others:
+            low, who = min(others)
+            shown_a.append(f"{trace} {own:.0f} against {label[who]}'s {low:.0f}")
+            if own > (1 - SHEAVES_ALLOC_MARGIN) * low:
+                alloc.append(trace)
+        own = figure(res, "slub_sheaves", "ir_free")
+        peers = [(figure(res, n, "ir_free"), n) for n in ("slab", "slub")]
+        peers = [(v, n) for v, n in peers if v is not None]
+        if own is not None and peers:
+            low, who = min(peers)
+            shown_f.append(f"{trace} {own:.0f} against {label[who]}'s {low:.0f}")
+            if own >= low:
+                free.append(trace)
+        own, slab = figure(res, "slub_sheaves", "best_op"), figure(res, "slab", "best_op")
+        if own is not None and slab:
+            shown_s.append(f"{trace} x{own / slab:.2f}")
+            if own > slab:
+                speed.append(trace)
+
+    def verdict(missed, shown):
+        if not shown:
+            return "not measured"
+        return ("met" if not missed else "NOT met on " + ", ".join(missed)) + \
+            " (" + "; ".join(shown) + ")"
+    margin = f"{SHEAVES_ALLOC_MARGIN * 100:g}%"
+    return [f"Goal G10 (docs/goals.md): SLUB-sheaves' instructions per allocation at least "
+            f"{margin} fewer than every other column's: " + verdict(alloc, shown_a),
+            "Goal G10 (docs/goals.md): SLUB-sheaves' instructions per free fewer than SLAB's "
+            "and SLUB's: " + verdict(free, shown_f),
+            "Goal G11 (docs/goals.md): SLUB-sheaves' ns per operation (best-of mean) at most "
+            "SLAB's: " + verdict(speed, shown_s)]
+
+
+def print_sheaves_goals(results, cols):
+    for line in sheaves_goal_lines(results, cols):
+        print(line)
 
 
 def summary_rows(results, cols, key, spec, width):

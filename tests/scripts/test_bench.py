@@ -224,3 +224,82 @@ def verdict_counts_failures():
         problems.append(f"32 MiB: glibc took host page faults in its timed replay (was it not "
                         f"warmed up first?): {faults}")
     return problems, small.stdout + small.stderr + clean.stdout + clean.stderr
+
+
+@case
+def sheaves_goals_follow_the_figures():
+    """Goals G10 and G11 (docs/goals.md) read each trace's figures: met
+    when SLUB-sheaves is 5% under every column's instructions per
+    allocation, under SLAB's and SLUB's per free and at most SLAB's ns per
+    operation; NOT met, naming the trace, when one figure crosses."""
+    from bench_report import sheaves_goal_lines
+
+    class Col:
+        def __init__(self, name):
+            self.name, self.label = name, allocators.label(name) if name in ALLOCATORS else name
+
+    cols = [Col(n) for n in ("slab", "slub", "slub_sheaves", "tcmalloc")]
+
+    def res(sheaves_alloc, sheaves_free, sheaves_ns):
+        return {"slab": {"ir_alloc": 100, "ir_free": 90, "best_op": 20.0},
+                "slub": {"ir_alloc": 100, "ir_free": 95, "best_op": 19.0},
+                "slub_sheaves": {"ir_alloc": sheaves_alloc, "ir_free": sheaves_free,
+                                 "best_op": sheaves_ns},
+                "tcmalloc": {"ir_alloc": 80, "ir_free": 40, "best_op": 15.0}}
+    problems = []
+    good = sheaves_goal_lines([("a", res(70, 80, 18.0)), ("b", res(76, 89, 20.0))], cols)
+    bad = sheaves_goal_lines([("a", res(70, 80, 18.0)), ("b", res(77, 90, 20.5))], cols)
+    if len(good) != 3 or not all(": met (" in line for line in good):
+        problems.append(f"every figure within the goals, not all met: {good}")
+    for i, what in enumerate(("allocation", "free", "ns per operation")):
+        if len(bad) != 3 or "NOT met on b (" not in bad[i] or what not in bad[i]:
+            problems.append(f"trace b crosses the {what} goal, not said: {bad}")
+    if "b 77 against tcmalloc's 80" not in bad[0]:
+        problems.append(f"the allocation verdict does not name the lowest column: {bad[0]}")
+    if sheaves_goal_lines([("a", res(70, 80, 18.0))], cols[:2]):
+        problems.append("goal lines printed without a SLUB-sheaves column")
+    return problems, "\n".join(good + bad)
+
+
+FAKE_SMP = """#!/bin/sh
+# a bench-smp binary's lines, its 2-thread median ratio from its name
+r=$(echo "$0" | sed 's/.*-//')
+echo "bench-smp: SLUB, 64-bit, NR_CPUS 32, best and median of 5 runs of 1000 ops per thread"
+echo "bench-smp: SLUB  test-and-set   1 thread      37.59 M allocs+frees/s  x1.00  median    37.43 M  x1.00"
+echo "bench-smp: SLUB  test-and-set   2 threads     62.89 M allocs+frees/s  x1.99  median    60.45 M  x$r"
+"""
+
+
+@case
+def smp_scaling_goal_follows_the_figures():
+    """scripts/bench-smp says goal G12 (docs/goals.md) met when
+    SLUB-sheaves' median 2-thread ratio is at least x1.9 and SLAB's, NOT
+    met below either (the best run's ratio, x1.99, does not count), and
+    nothing without SLAB."""
+    problems, out = [], []
+    with tempfile.TemporaryDirectory() as d:
+        def run(slab, sheaves, both=True):
+            paths = []
+            for cfg, r in (("slab", slab), ("slub_sheaves", sheaves))[0 if both else 1:]:
+                # bench-smp-CFG names the configuration; the ratio rides in a folder
+                folder = os.path.join(d, r + cfg)
+                os.makedirs(folder, exist_ok=True)
+                path = os.path.join(folder, "bench-smp-" + cfg)
+                with open(path, "w") as f:
+                    f.write(FAKE_SMP.replace("$0", "x-" + r))
+                os.chmod(path, 0o755)
+                paths += ["--binary", path]
+            p = subprocess.run([os.path.join(ROOT, "scripts", "bench-smp")] + paths,
+                               capture_output=True, text=True)
+            out.append(p.stdout + p.stderr)
+            return [l for l in p.stdout.splitlines() if "goal G12" in l]
+        cases = ((("1.62", "1.90"), "met (SLUB-sheaves x1.90, SLAB x1.62"),
+                 (("1.62", "1.89"), "NOT met (SLUB-sheaves x1.89, SLAB x1.62"),
+                 (("1.95", "1.93"), "NOT met (SLUB-sheaves x1.93, SLAB x1.95"))
+        for (slab, sheaves), want in cases:
+            got = run(slab, sheaves)
+            if len(got) != 1 or "median of the runs: " + want not in got[0]:
+                problems.append(f"SLAB x{slab}, SLUB-sheaves x{sheaves}: {got!r}, want {want!r}")
+        if run("1.62", "1.95", both=False):
+            problems.append("a G12 verdict without SLAB in the run")
+    return problems, "\n".join(out)

@@ -153,3 +153,30 @@ def the_picture_is_drawn():
                 if f.read(8) != b"\x89PNG\r\n\x1a\n":
                     problems.append("not a PNG")
     return problems, ""
+
+
+@case
+def compare_sheaves_memory_goal_follows_the_pages():
+    """scripts/compare's goal G13 (docs/goals.md): met with SLUB-sheaves
+    at 5% above SLUB's pages at the peak, NOT met a page above, naming the
+    trace, with the kB its sheaves and barn held; nothing without both."""
+    compare = load_compare()
+
+    def results(sheaves_pages):
+        return [{"name": "t1", "runs": {"slub": {"pages_peak": 100},
+                                        "slub_sheaves": {"pages_peak": 104, "cached_kb": 12.0}}},
+                {"name": "t2", "runs": {"slub": {"pages_peak": 1000},
+                                        "slub_sheaves": {"pages_peak": sheaves_pages,
+                                                         "cached_kb": 300.0}}}]
+    names = ("slab", "slub", "slub_sheaves")
+    met, above = compare.sheaves_goal(results(1050), names), compare.sheaves_goal(results(1051), names)
+    problems = []
+    if not met or not met[0].endswith("above SLUB's: met"):
+        problems.append(f"at 5% above: {met!r}")
+    if not above or not above[0].endswith("above SLUB's: NOT met on t2"):
+        problems.append(f"a page above 5%: {above!r}")
+    if len(above) < 2 or "t2 1051 against 1000, x1.051, 300 kB in sheaves and barn" not in above[1]:
+        problems.append(f"the figures beside the verdict: {above!r}")
+    if compare.sheaves_goal(results(1050), ("slab", "slub")):
+        problems.append("a G13 verdict without SLUB-sheaves")
+    return problems, "\n".join(met + above)

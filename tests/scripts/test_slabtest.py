@@ -133,6 +133,36 @@ def tables_give_ratios_to_slab():
 
 
 @case
+def pair_goals_follow_the_figures():
+    """Goals G8 and G11 (docs/goals.md) in the host's section only: met at
+    SLUB x0.50 of SLAB and SLUB-sheaves x0.60 of SLUB, NOT met a cycle
+    above either bound."""
+    st, problems = load(), []
+
+    def rep(alloc, p8):
+        return st.best_report(st.parse_reports(report(alloc=alloc, p8=p8)))
+
+    def goals(slub, sheaves, host=True):
+        runs = [("SLAB", rep("SLAB", 100), None), ("SLUB", rep("SLUB", slub), None),
+                ("SLUB-sheaves", rep("SLUB", sheaves), None)]
+        return [l.strip() for l in st.section("Place:", None, runs, goals=host)
+                if "Goal G" in l]
+    met, above, cpu = goals(50, 30), goals(51, 31), goals(50, 30, host=False)
+    if met != ["Goal G8 (docs/goals.md): SLUB's pair at most 0.5 times SLAB's: met (x0.50)",
+               "Goal G11 (docs/goals.md): SLUB-sheaves' pair at most 0.6 times SLUB's and at "
+               "most SLAB's: met (x0.60 SLUB's, x0.30 SLAB's)"]:
+        problems.append(f"at the bounds: {met!r}")
+    if len(above) != 2 or not all(": NOT met (" in l for l in above):
+        problems.append(f"above the bounds: {above!r}")
+    if goals(50, 101)[1:] != ["Goal G11 (docs/goals.md): SLUB-sheaves' pair at most 0.6 times "
+                              "SLUB's and at most SLAB's: NOT met (x2.02 SLUB's, x1.01 SLAB's)"]:
+        problems.append(f"above SLAB's: {goals(50, 101)!r}")
+    if cpu:
+        problems.append(f"goal lines outside the host's section: {cpu!r}")
+    return problems, "\n".join(met + above)
+
+
+@case
 def refuses_bad_arguments():
     problems, log = [], ""
     with tempfile.TemporaryDirectory() as tmp:

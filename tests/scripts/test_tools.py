@@ -1,4 +1,4 @@
-"""test_tools.py - tests of scripts/bloat-o-meter and scripts/sizes.
+"""test_tools.py - tests of scripts/bloat-o-meter and scripts/sizes' goal G14.
 
 Two tiny i686 objects whose symbols differ in known ways (one added, one
 removed, one grown, one shrunk) are compiled with the cross compiler, and
@@ -60,4 +60,40 @@ def bloat_o_meter_usage():
     return problems, r.stderr
 
 
-CASES = [bloat_o_meter_reports_changes, bloat_o_meter_usage]
+
+
+def sizes_sheaves_code_goal():
+    """scripts/sizes' goal G14 (docs/goals.md): mm/slub_sheaves.o below
+    2719 bytes is met at 2718 and NOT met at 2719, today's mm/slub_cpu.o
+    beside it; nothing without both SLUB builds."""
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader("sizes_script",
+                                                  os.path.join(ROOT, "scripts", "sizes"))
+    spec = importlib.util.spec_from_loader("sizes_script", loader)
+    sizes = importlib.util.module_from_spec(spec)
+    loader.exec_module(sizes)
+    problems, out = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        builds = []
+        for name, objs in (("slub", ("slub.o", "slub_cpu.o")),
+                           ("sheaves", ("slub.o", "slub_sheaves.o"))):
+            os.makedirs(os.path.join(tmp, name, "mm"))
+            for o in objs:
+                open(os.path.join(tmp, name, "mm", o), "w").close()
+            builds.append(os.path.join(tmp, name))
+        for own, want in ((2718, "met (2718; mm/slub_cpu.o today 1861)."),
+                          (2719, "NOT met (2719; mm/slub_cpu.o today 1861).")):
+            sizes.size_of = lambda path: ((own - 4, 4, 0) if path.endswith("slub_sheaves.o")
+                                          else (1861, 0, 0))
+            got = sizes.sheaves_code_goal(builds)
+            out += got
+            if got != ["Goal G14 (docs/goals.md): mm/slub_sheaves.o below 2719 bytes (SMP=n): "
+                       + want]:
+                problems.append(f"at {own} bytes: {got!r}")
+        if sizes.sheaves_code_goal(builds[:1]):
+            problems.append("a G14 verdict without a SLUB-sheaves build")
+    return problems, "\n".join(out)
+
+
+CASES = [bloat_o_meter_reports_changes, bloat_o_meter_usage, sizes_sheaves_code_goal]
