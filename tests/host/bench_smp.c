@@ -7,9 +7,10 @@
  * replay-shaped workload of kernel/kmem_stress.c; a run's rate is every
  * thread's operations over the run's wall-clock time (CLOCK_MONOTONIC, the
  * threads' start and the frees of what is left included: under 1% at the
- * default N).  Of R runs (default 5) it prints the best, the machine's
- * other load being noise, and the median, the figure a goal quotes; each
- * with its ratio to one thread's same statistic.  --threads defaults to
+ * default N).  Of R runs (default 5) of each count, taking turns with
+ * the other counts, it prints the best, the machine's other load being
+ * noise, and the median, the figure a goal quotes; each with its ratio to
+ * one thread's same statistic.  --threads defaults to
  * the powers of two up to the host's online CPUs, and that count itself
  * (at most NR_CPUS); --lock to the lock the host build uses
  * (test-and-set, <tiny/spinlock_smp.h>); giving both measures the two in the
@@ -81,22 +82,16 @@ static double run_rate(unsigned int n, unsigned long ops)
 	return (double)total / seconds;
 }
 
-/* The best and the median rate of runs runs on n CPUs (the mean of the
- * middle two when runs is even); 0 on damage. */
-static int measure_rates(unsigned int n, unsigned long ops, int runs, struct rates *out)
+/* The best and the median of runs rates (sorted here; the mean of the
+ * middle two when runs is even). */
+static struct rates best_and_median(double *rate, int runs)
 {
-	double rate[MAX_RUNS];
-	int r;
+	struct rates out;
 
-	for (r = 0; r < runs; r++) {
-		rate[r] = run_rate(n, ops);
-		if (rate[r] < 0)
-			return 0;
-	}
 	qsort(rate, (size_t)runs, sizeof(rate[0]), by_rate);
-	out->best = rate[runs - 1];
-	out->median = (rate[(runs - 1) / 2] + rate[runs / 2]) / 2;
-	return 1;
+	out.best = rate[runs - 1];
+	out.median = (rate[(runs - 1) / 2] + rate[runs / 2]) / 2;
+	return out;
 }
 
 static const char *lock_name(int tas)
@@ -197,28 +192,38 @@ static unsigned int most_threads(const struct options *o)
 	return most;
 }
 
-/* One lock's lines; 0, or -1 if an object was damaged. */
+/* One lock's lines; 0, or -1 if an object was damaged.  The runs of the
+ * thread counts take turns (1, 2, 4, 1, 2, 4, ...), so that a slow spell
+ * of the host falls on every count alike and not on one count's runs. */
 static int measure_lock(const struct options *o, int tas)
 {
+	static double rate[MAX_COUNTS][MAX_RUNS];
 	struct rates one = { 0, 0 }, r;
 	unsigned int i;
+	int run;
 
 	spin_lock_set_tas(tas);
+	for (run = 0; run < o->runs; run++)
+		for (i = 0; i < o->nthreads; i++) {
+			rate[i][run] = run_rate(o->threads[i], o->ops);
+			if (rate[i][run] < 0) {
+				printf("bench-smp: %s: DAMAGED OBJECTS (see above)\n",
+				       kmem_allocator_name);
+				return -1;
+			}
+		}
 	for (i = 0; i < o->nthreads; i++) {
 		unsigned int n = o->threads[i];
 
-		if (!measure_rates(n, o->ops, o->runs, &r)) {
-			printf("bench-smp: %s: DAMAGED OBJECTS (see above)\n", kmem_allocator_name);
-			return -1;
-		}
+		r = best_and_median(rate[i], o->runs);
 		if (n == 1)
 			one = r;
 		printf("bench-smp: %s  %-12s  %2u thread%s  %8.2f M allocs+frees/s  x%.2f"
 		       "  median %8.2f M  x%.2f\n",
 		       kmem_allocator_name, lock_name(tas), n, n == 1 ? " " : "s", r.best / 1e6,
 		       r.best / one.best, r.median / 1e6, r.median / one.median);
-		fflush(stdout);
 	}
+	fflush(stdout);
 	return 0;
 }
 

@@ -353,3 +353,39 @@ def compare_means_its_samples_by_operations():
     if cm.parse(lines[:2])["pages_avg"] is not None:
         problems.append("one sample gave a mean")
     return problems, ""
+
+
+@case
+def percpu_verdict_reads_instructions_and_scaling():
+    """The magazines, CPU slabs or sheaves verdict quotes each one's
+    instructions per allocation and free and its median 2-thread ratio,
+    and names the best of each."""
+    mod = load()
+    bench = """\
+tinyslab bench: trace t1: 10 events
+                                SLAB      SLUB  SLUB-sheaves     glibc
+instructions (callgrind; inside the allocator's call only)
+  per allocation                 107       100           105       233
+  per free                       105       116           102       116
+summary over 1 traces: ns per operation (allocations and frees weighted), best-of mean
+                                SLAB      SLUB  SLUB-sheaves     glibc
+  t1                            21.6      21.4          18.8      17.5
+host page faults in the timed replay
+bench-smp: SLAB  test-and-set   2 threads     62.89 M allocs+frees/s  x1.67  median    60.45 M  x1.62
+bench-smp: SLUB  test-and-set   2 threads     68.86 M allocs+frees/s  x1.50  median    66.24 M  x1.46
+bench-smp: SLUB-sheaves  test-and-set   2 threads     89.58 M allocs+frees/s  x2.01  median    87.24 M  x1.98
+"""
+    problems = []
+    with tempfile.TemporaryDirectory() as d:
+        b = os.path.join(d, "bench-2026-01-01.txt")
+        open(b, "w").write(bench)
+        text = "\n".join(mod.verdict_percpu(None, b, None, None))
+    for want in ("instructions per allocation and per free on the file's first trace: "
+                 "SLAB 107 and 105, SLUB 100 and 116, SLUB-sheaves 105 and 102",
+                 "1 to 2 threads (`bench-smp`, median run): SLAB x1.62, SLUB x1.46, "
+                 "SLUB-sheaves x1.98",
+                 "instructions per call, SLUB-sheaves", "scaling to 2 threads, SLUB-sheaves",
+                 "speed, SLUB-sheaves"):
+        if want not in text:
+            problems.append(f"the verdict lacks {want!r}")
+    return problems, text
