@@ -19,8 +19,10 @@
  *
  * Slow paths, the flag held.  Allocation with main empty: swap in a spare
  * that has objects, else trade main for a full sheaf of the barn, else
- * refill main in bulk from partial slabs, else from one new slab, under
- * list_lock.  Free with main full: swap in an empty spare, else trade main
+ * refill main in bulk from partial slabs under list_lock, else from one
+ * new slab, whose first objects go straight to main by address (no other
+ * CPU sees the slab before the rest of it joins the partial list, as
+ * SLAB's magazines take a new slab's).  Free with main full: swap in an empty spare, else trade main
  * for an empty sheaf of the barn, else get a new empty sheaf and try
  * again, else flush main to its slabs.
  * Objects go to slabs by free_to_slab() (mm/slub_percpu.c: a
@@ -430,36 +432,48 @@ static int release_cached(struct kmem_cache *c, struct slub_pcs *pcs)
 	return objects != 0;
 }
 
-/* A new slab of c on its partial list: 1, or 0 if the page allocator has
- * none. */
-static int add_new_slab(struct kmem_cache *c, gfp_t flags)
+/* Takes up to n objects of page, a new slab of c that no other CPU sees
+ * yet, into dst: its first ones, by address, since its free list runs in
+ * address order (init_objects()).  A slab with objects left joins the
+ * partial list.  Returns the objects taken. */
+static unsigned int take_new_slab(struct kmem_cache *c, struct page *page, void **dst,
+				  unsigned int n)
 {
-	struct page *page = new_slab(c, flags);
+	uintptr_t base = slab_base(page);
+	unsigned int objects = slab_objects(c, page), got = n < objects ? n : objects, i;
 	unsigned long save;
 
-	if (!page)
-		return 0;
-	spin_lock_irqsave(&c->list_lock, save);
-	add_partial(c, page, 0);
-	spin_unlock_irqrestore(&c->list_lock, save);
-	return 1;
+	for (i = 0; i < got; i++)
+		dst[i] = slab_obj(c, base, i);
+	slab_state_set(page, make_state(got < objects ? got : SLUB_FREE_NONE, got, 0));
+	if (got < objects) {
+		spin_lock_irqsave(&c->list_lock, save);
+		add_partial(c, page, 0);
+		spin_unlock_irqrestore(&c->list_lock, save);
+	}
+	return got;
 }
 
 /* Takes up to n objects of c into dst, from partial slabs, else from one
- * new slab (a refill takes no more pages than a slab: other CPUs may take
- * it meanwhile, and then another); when the page allocator has no slab,
- * once more after release_cached().  Returns the objects taken (0: out
- * of memory). */
+ * new slab (a refill takes no more pages than a slab); when the page
+ * allocator has no slab, once more after release_cached().  Returns the
+ * objects taken (0: out of memory). */
 static unsigned int slab_take(struct kmem_cache *c, struct slub_pcs *pcs, void **dst,
 			      unsigned int n, gfp_t flags)
 {
 	unsigned int got;
+	struct page *page;
 	int retried = 0;
 
-	while (!(got = take_partial(c, dst, n)))
-		if (!add_new_slab(c, flags) && (retried++ || !release_cached(c, pcs)))
-			break;
-	return got;
+	for (;;) {
+		if ((got = take_partial(c, dst, n)))
+			return got;
+		page = new_slab(c, flags);
+		if (page)
+			return take_new_slab(c, page, dst, n);
+		if (retried++ || !release_cached(c, pcs))
+			return 0;
+	}
 }
 
 /* ---- allocation ----------------------------------------------------------------------- */
