@@ -436,7 +436,7 @@ bench:
 	$(Q)mkdir -p $(BUILD)/bench $(srctree)/docs/results
 	$(Q){ $(with_i386) $(PYTHON) $(srctree)/scripts/bench --mem $(MEM) $(trace_arg) \
 		--out $(BUILD)/bench --plots; echo $$? > $(BUILD)/bench/status; \
-	  $(with_i386) $(srctree)/scripts/bench-smp; } | tee $(BUILD)/bench/report.txt
+	  $(with_i386) $(srctree)/scripts/bench-smp --rounds 5; } | tee $(BUILD)/bench/report.txt
 	$(Q)$(results_file) $(BUILD)/bench/report.txt bench txt
 	$(Q)for f in $(BUILD)/bench/*/worst-*.png; do [ ! -f "$$f" ] || \
 		$(results_file) "$$f" "$$(basename "$$f" .png)" png; done

@@ -303,3 +303,58 @@ def smp_scaling_goal_follows_the_figures():
         if run("1.62", "1.95", both=False):
             problems.append("a G12 verdict without SLAB in the run")
     return problems, "\n".join(out)
+
+
+FAKE_TURNS = """#!/bin/sh
+# a bench-smp binary whose 2-thread median ratio is the next of its list
+list=$(dirname "$0")/ratios
+r=$(head -n 1 "$list"); sed -i 1d "$list"
+echo "bench-smp: SLUB, 64-bit, NR_CPUS 32, best and median of 5 runs of 1000 ops per thread"
+echo "bench-smp: SLUB  test-and-set   1 thread      37.59 M allocs+frees/s  x1.00  median    37.43 M  x1.00"
+echo "bench-smp: SLUB  test-and-set   2 threads     62.89 M allocs+frees/s  x1.99  median    60.45 M  x$r"
+"""
+
+
+@case
+def smp_rounds_take_turns_and_give_the_median():
+    """scripts/bench-smp --rounds 3 runs each binary three times, taking
+    turns, prints each allocator's median over the rounds, and goal G12
+    (docs/goals.md) reads those medians, not one round's; which-allocator
+    quotes them too."""
+    import importlib.machinery
+    import importlib.util
+    problems = []
+    with tempfile.TemporaryDirectory() as d:
+        paths = []
+        for cfg, ratios in (("slab", "1.98 1.52 1.99"), ("slub_sheaves", "1.45 1.97 1.96")):
+            folder = os.path.join(d, cfg)
+            os.makedirs(folder)
+            with open(os.path.join(folder, "ratios"), "w") as f:
+                f.write("\n".join(ratios.split()) + "\n")
+            path = os.path.join(folder, "bench-smp-" + cfg)
+            with open(path, "w") as f:
+                f.write(FAKE_TURNS)
+            os.chmod(path, 0o755)
+            paths += ["--binary", path]
+        p = subprocess.run([os.path.join(ROOT, "scripts", "bench-smp"), "--rounds", "3"] + paths,
+                           capture_output=True, text=True)
+        out = p.stdout + p.stderr
+        labels = [l.split()[1] for l in p.stdout.splitlines() if "2 threads     62.89" in l]
+        if labels != ["SLAB", "SLUB-sheaves"] * 3:
+            problems.append(f"the binaries did not take turns, three rounds: {labels}")
+        for want in ("bench-smp: SLAB  test-and-set   2 threads  median of 3 rounds  x1.98",
+                     "bench-smp: SLUB-sheaves  test-and-set   2 threads  median of 3 rounds  x1.96",
+                     "median of the runs: NOT met (SLUB-sheaves x1.96, SLAB x1.98"):
+            if want not in out:
+                problems.append(f"no line {want!r}")
+        report = os.path.join(d, "bench-2026-01-01.txt")
+        open(report, "w").write(p.stdout)
+        loader = importlib.machinery.SourceFileLoader(
+            "which_allocator_script", os.path.join(ROOT, "scripts", "which-allocator"))
+        spec = importlib.util.spec_from_loader("which_allocator_script", loader)
+        mod = importlib.util.module_from_spec(spec)
+        loader.exec_module(mod)
+        scaling = mod.read_bench(report)[2]
+        if scaling.get("SLAB") != 1.98 or scaling.get("SLUB-sheaves") != 1.96:
+            problems.append(f"which-allocator reads {scaling}, not the medians over the rounds")
+    return problems, out
