@@ -143,8 +143,8 @@ def figure(res, name, key):
 
 def sheaves_goal_lines(results, cols):
     """Goals G10 (instructions) and G11 (ns per operation against SLAB's)
-    of SLUB-sheaves over the traces, with their verdicts; [] without a
-    SLUB-sheaves column."""
+    of SLUB-sheaves over the traces, with their verdicts (a trace without
+    the figures counts as not met); [] without a SLUB-sheaves column."""
     names = [c.name for c in cols]
     if "slub_sheaves" not in names:
         return []
@@ -154,7 +154,9 @@ def sheaves_goal_lines(results, cols):
         own = figure(res, "slub_sheaves", "ir_alloc")
         others = [(figure(res, n, "ir_alloc"), n) for n in names if n != "slub_sheaves"]
         others = [(v, n) for v, n in others if v is not None]
-        if own is not None and others:
+        if own is None or not others:
+            alloc.append(f"{trace} (not measured)")
+        else:
             low, who = min(others)
             shown_a.append(f"{trace} {own:.0f} against {label[who]}'s {low:.0f}")
             if own > (1 - SHEAVES_ALLOC_MARGIN) * low:
@@ -162,13 +164,17 @@ def sheaves_goal_lines(results, cols):
         own = figure(res, "slub_sheaves", "ir_free")
         peers = [(figure(res, n, "ir_free"), n) for n in ("slab", "slub")]
         peers = [(v, n) for v, n in peers if v is not None]
-        if own is not None and peers:
+        if own is None or not peers:
+            free.append(f"{trace} (not measured)")
+        else:
             low, who = min(peers)
             shown_f.append(f"{trace} {own:.0f} against {label[who]}'s {low:.0f}")
             if own >= low:
                 free.append(trace)
         own, slab = figure(res, "slub_sheaves", "best_op"), figure(res, "slab", "best_op")
-        if own is not None and slab:
+        if own is None or not slab:
+            speed.append(f"{trace} (not measured)")
+        else:
             shown_s.append(f"{trace} x{own / slab:.2f}")
             if own > slab:
                 speed.append(trace)
