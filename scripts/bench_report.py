@@ -149,48 +149,38 @@ def sheaves_goal_lines(results, cols):
     if "slub_sheaves" not in names:
         return []
     label = {c.name: c.label for c in cols}
-    alloc, free, speed, shown_a, shown_f, shown_s = [], [], [], [], [], []
-    for trace, res in results:
-        own = figure(res, "slub_sheaves", "ir_alloc")
-        others = [(figure(res, n, "ir_alloc"), n) for n in names if n != "slub_sheaves"]
-        others = [(v, n) for v, n in others if v is not None]
-        if own is None or not others:
-            alloc.append(f"{trace} (not measured)")
-        else:
-            low, who = min(others)
-            shown_a.append(f"{trace} {own:.0f} against {label[who]}'s {low:.0f}")
-            if own > (1 - SHEAVES_ALLOC_MARGIN) * low:
-                alloc.append(trace)
-        own = figure(res, "slub_sheaves", "ir_free")
-        peers = [(figure(res, n, "ir_free"), n) for n in ("slab", "slub")]
-        peers = [(v, n) for v, n in peers if v is not None]
-        if own is None or not peers:
-            free.append(f"{trace} (not measured)")
-        else:
-            low, who = min(peers)
-            shown_f.append(f"{trace} {own:.0f} against {label[who]}'s {low:.0f}")
-            if own >= low:
-                free.append(trace)
-        own, slab = figure(res, "slub_sheaves", "best_op"), figure(res, "slab", "best_op")
-        if own is None or not slab:
-            speed.append(f"{trace} (not measured)")
-        else:
-            shown_s.append(f"{trace} x{own / slab:.2f}")
-            if own > slab:
-                speed.append(trace)
-
-    def verdict(missed, shown):
-        if not shown:
-            return "not measured"
-        return ("met" if not missed else "NOT met on " + ", ".join(missed)) + \
-            " (" + "; ".join(shown) + ")"
     margin = f"{SHEAVES_ALLOC_MARGIN * 100:g}%"
-    return [f"Goal G10 (docs/goals.md): SLUB-sheaves' instructions per allocation at least "
-            f"{margin} fewer than every other column's: " + verdict(alloc, shown_a),
-            "Goal G10 (docs/goals.md): SLUB-sheaves' instructions per free fewer than SLAB's "
-            "and SLUB's: " + verdict(free, shown_f),
-            "Goal G11 (docs/goals.md): SLUB-sheaves' ns per operation (best-of mean) at most "
-            "SLAB's: " + verdict(speed, shown_s)]
+    # (the goal, the figure, the columns it is held against, whether SLUB-sheaves'
+    # figure own meets it against their lowest, low, and how a trace is shown)
+    goals = (("Goal G10 (docs/goals.md): SLUB-sheaves' instructions per allocation at least "
+              f"{margin} fewer than every other column's", "ir_alloc",
+              [n for n in names if n != "slub_sheaves"],
+              lambda own, low: own <= (1 - SHEAVES_ALLOC_MARGIN) * low,
+              lambda own, low, who: f"{own:.0f} against {who}'s {low:.0f}"),
+             ("Goal G10 (docs/goals.md): SLUB-sheaves' instructions per free fewer than SLAB's "
+              "and SLUB's", "ir_free", ["slab", "slub"], lambda own, low: own < low,
+              lambda own, low, who: f"{own:.0f} against {who}'s {low:.0f}"),
+             ("Goal G11 (docs/goals.md): SLUB-sheaves' ns per operation (best-of mean) at most "
+              "SLAB's", "best_op", ["slab"], lambda own, low: own <= low,
+              lambda own, low, who: f"x{own / low:.2f}"))
+    lines = []
+    for title, key, rivals, meets, show in goals:
+        missed, shown = [], []
+        for trace, res in results:
+            own = figure(res, "slub_sheaves", key)
+            held = [(figure(res, n, key), n) for n in rivals if figure(res, n, key)]
+            if own is None or not held:
+                missed.append(f"{trace} (not measured)")
+                continue
+            low, who = min(held)
+            shown.append(f"{trace} " + show(own, low, label[who]))
+            if not meets(own, low):
+                missed.append(trace)
+        verdict = "not measured" if not shown else \
+            ("met" if not missed else "NOT met on " + ", ".join(missed)) + \
+            " (" + "; ".join(shown) + ")"
+        lines.append(f"{title}: {verdict}")
+    return lines
 
 
 def print_sheaves_goals(results, cols):
