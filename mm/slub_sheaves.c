@@ -22,9 +22,9 @@
  * refill main in bulk from partial slabs under list_lock, else from one
  * new slab, whose first objects go straight to main by address (no other
  * CPU sees the slab before the rest of it joins the partial list, as
- * SLAB's magazines take a new slab's).  Free with main full: swap in an empty spare, else trade main
- * for an empty sheaf of the barn, else get a new empty sheaf and try
- * again, else flush main to its slabs.
+ * SLAB's magazines take a new slab's).  Free with main full: swap in an
+ * empty spare, else trade main for an empty sheaf of the barn, else get a
+ * new empty sheaf and try again, else flush main to its slabs.
  * Objects go to slabs by free_to_slab() (mm/slub_percpu.c: a
  * compare-and-exchange of the slab's state, list_lock only when the slab
  * changes lists).
@@ -439,12 +439,13 @@ static int release_cached(struct kmem_cache *c, struct slub_pcs *pcs)
 static unsigned int take_new_slab(struct kmem_cache *c, struct page *page, void **dst,
 				  unsigned int n)
 {
-	uintptr_t base = slab_base(page);
 	unsigned int objects = slab_objects(c, page), got = n < objects ? n : objects, i;
+	char *obj = slab_obj(c, slab_base(page), 0);
+	size_t size = c->size;
 	unsigned long save;
 
-	for (i = 0; i < got; i++)
-		dst[i] = slab_obj(c, base, i);
+	for (i = 0; i < got; i++, obj += size)
+		dst[i] = obj;
 	slab_state_set(page, make_state(got < objects ? got : SLUB_FREE_NONE, got, 0));
 	if (got < objects) {
 		spin_lock_irqsave(&c->list_lock, save);
